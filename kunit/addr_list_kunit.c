@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* KUnit suites for the address lists: text parsing, merging and iteration.
+ *
+ * Included by addr_list.c, so that the static helpers can be reached.
+ */
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+
+#define TEST_SERVICE	52	/* VL_SERVICE */
+#define TEST_PORT	7003	/* AFS_VL_PORT */
+
+/*
+ * Render a list as text: "a.b.c.d+port" and "[v6]+port", comma-separated, so
+ * that the expected result of a parse case reads as a string.
+ */
+static void afs_test_format_alist(const struct afs_addr_list *alist,
+				  char *buf, size_t size)
+{
+	size_t n = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < alist->nr_addrs; i++) {
+		const struct sockaddr_rxrpc *srx = &alist->addrs[i];
+		const char *sep = i ? "," : "";
+
+		if (srx->transport.family == AF_INET)
+			n += scnprintf(buf + n, size - n, "%s%pI4+%u", sep,
+				       &srx->transport.sin.sin_addr,
+				       ntohs(srx->transport.sin.sin_port));
+		else
+			n += scnprintf(buf + n, size - n, "%s[%pI6c]+%u", sep,
+				       &srx->transport.sin6.sin6_addr,
+				       ntohs(srx->transport.sin6.sin6_port));
+	}
+}
+
+/*
+ * Check the invariants every list must keep, whatever was merged into it.
+ */
+static void afs_test_check_alist(struct kunit *test,
+				 const struct afs_addr_list *alist)
+{
+	int i;
+
+	KUNIT_EXPECT_LE(test, alist->max_addrs, AFS_MAX_ADDRESSES);
+	KUNIT_ASSERT_LE(test, alist->nr_addrs, alist->max_addrs);
+	KUNIT_EXPECT_LE(test, alist->nr_ipv4, alist->nr_addrs);
+
+	for (i = 0; i < alist->nr_addrs; i++) {
+		const struct sockaddr_rxrpc *srx = &alist->addrs[i];
+		bool ipv4 = i < alist->nr_ipv4;
+
+		KUNIT_EXPECT_EQ(test, srx->srx_family, AF_RXRPC);
+		KUNIT_EXPECT_EQ(test, srx->transport_type, SOCK_DGRAM);
+		KUNIT_EXPECT_EQ(test, srx->transport.family,
+				ipv4 ? AF_INET : AF_INET6);
+		KUNIT_EXPECT_EQ(test, srx->transport_len,
+				ipv4 ? sizeof(srx->transport.sin) :
+				       sizeof(srx->transport.sin6));
+		if (i > 0 && i != alist->nr_ipv4)
+			KUNIT_EXPECT_LT_MSG(test,
+					    afs_cmp_addr(&alist->addrs[i - 1], srx), 0,
+					    "entries %d and %d out of order or duplicated",
+					    i - 1, i);
+	}
+}
+
+/*
+ * Parse suite: one row per input.  A row expects either an error or the
+ * parsed list as afs_test_format_alist() renders it.
+ */
+struct afs_parse_case {
+	const char	*text;
+	size_t		len;		/* 0: strlen(text) */
+	char		delim;
+	int		error;
+	const char	*expect;
+};
+
+#define OK(t, d, e)	{ .text = (t), .delim = (d), .expect = (e) }
+#define BAD(t, d, err)	{ .text = (t), .delim = (d), .error = (err) }
+
+static const struct afs_parse_case afs_parse_cases[] = {
+	/* Families, brackets and ports. */
+	OK("1.2.3.4",			',', "1.2.3.4+7003"),
+	OK("1.2.3.4+7001",		',', "1.2.3.4+7001"),
+	OK("[::1]",			',', "[::1]+7003"),
+	OK("::1",			',', "[::1]+7003"),
+	OK("[2001:db8::1]+7001",	',', "[2001:db8::1]+7001"),
+	OK("2001:db8::1+7001",		',', "[2001:db8::1]+7001"),
+	OK("[::ffff:1.2.3.4]",		',', "[::ffff:1.2.3.4]+7003"),
+	OK("0.0.0.0",			',', "0.0.0.0+7003"),
+	OK("255.255.255.255+65535",	',', "255.255.255.255+65535"),
+	BAD("1.2.3.4+0",		',', -EINVAL),
+	OK("1.2.3.4+1",			',', "1.2.3.4+1"),
+	OK("1.2.3.4+65535",		',', "1.2.3.4+65535"),
+	BAD("1.2.3.4+65536",		',', -EINVAL),
+	BAD("1.2.3.4+99999999999999999999", ',', -EINVAL),
+	OK("1.2.3.4+007001",		',', "1.2.3.4+7001"),
+	OK("010.001.002.003",		',', "10.1.2.3+7003"),
+	BAD("1.2.3.4+",			',', -EINVAL),
+	BAD("1.2.3.4++7001",		',', -EINVAL),
+	BAD("1.2.3.4+x",		',', -EINVAL),
+	BAD("1.2.3.4+70a1",		',', -EINVAL),
+	BAD("+7001",			',', -EINVAL),
+
+	/* Delimiters, and when ':' becomes ','. */
+	OK("1.2.3.4,5.6.7.8",		',', "1.2.3.4+7003,5.6.7.8+7003"),
+	OK("1.2.3.4:5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
+	OK("1.2.3.4,5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
+	OK("::1",			':', "[::1]+7003"),
+	OK("::1,::2",			':', "[::1]+7003,[::2]+7003"),
+	OK("1.2.3.4:[::1]+7001",	':', "1.2.3.4+7003,[::1]+7001"),
+	OK("1.2.3.4+7001:5.6.7.8",	':', "1.2.3.4+7001,5.6.7.8+7003"),
+	BAD("1.2.3.4:::1",		':', -EINVAL),
+	BAD("1.2.3.4;5.6.7.8",		',', -EINVAL),
+
+	/* Ordering and duplicates. */
+	OK("5.6.7.8,1.2.3.4",		',', "1.2.3.4+7003,5.6.7.8+7003"),
+	OK("[::1],1.2.3.4",		',', "1.2.3.4+7003,[::1]+7003"),
+	OK("[::2],[::1],2.0.0.0,1.0.0.0", ',',
+	   "1.0.0.0+7003,2.0.0.0+7003,[::1]+7003,[::2]+7003"),
+	OK("[fe80::1],[2001:db8::1],[::1]", ',',
+	   "[::1]+7003,[2001:db8::1]+7003,[fe80::1]+7003"),
+	OK("1.2.3.4,1.2.3.4",		',', "1.2.3.4+7003"),
+	OK("1.2.3.4+7003,1.2.3.4",	',', "1.2.3.4+7003"),
+	OK("1.2.3.4+7001,1.2.3.4+7000",	',', "1.2.3.4+7000,1.2.3.4+7001"),
+	OK("1.2.3.4+65535,1.2.3.4+1",	',', "1.2.3.4+1,1.2.3.4+65535"),
+	OK("[::1]+7001,[::1]+7001",	',', "[::1]+7001"),
+	OK("1.0.0.0,0.255.255.255",	',', "0.255.255.255+7003,1.0.0.0+7003"),
+
+	/* Empty entries: rejected wherever they are. */
+	BAD(",1.2.3.4",			',', -EINVAL),
+	BAD("1.2.3.4,",			',', -EINVAL),
+	BAD("1.2.3.4,,5.6.7.8",		',', -EINVAL),
+	BAD(":1.2.3.4",			':', -EINVAL),
+	BAD("1.2.3.4:",			':', -EINVAL),
+	BAD("1.2.3.4::5.6.7.8",		':', -EINVAL),
+	BAD(",",			',', -EINVAL),
+	BAD("",				',', -EDESTADDRREQ),
+
+	/* NUL, whitespace and other junk. */
+	{ .text = "1.2.3.4\0,5.6.7.8", .len = 15, .delim = ',', .error = -EINVAL },
+	{ .text = "\0", .len = 1, .delim = ',', .error = -EINVAL },
+	BAD(" 1.2.3.4",			',', -EINVAL),
+	BAD("1.2.3.4 ",			',', -EINVAL),
+	BAD("1.2.3.4\n",		',', -EINVAL),
+	BAD("1.2.3.4, 5.6.7.8",		',', -EINVAL),
+	BAD("garbage",			',', -EINVAL),
+	BAD("1.2.3",			',', -EINVAL),
+	BAD("1.2.3.4.5",		',', -EINVAL),
+	BAD("256.1.1.1",		',', -EINVAL),
+	BAD("1.2.3.4/24",		',', -EINVAL),
+
+	/* Brackets. */
+	BAD("[::1",			',', -EINVAL),
+	BAD("[",			',', -EINVAL),
+	BAD("[]",			',', -EINVAL),
+	BAD("::1]",			',', -EINVAL),
+	BAD("[::1]x",			',', -EINVAL),
+	BAD("[[::1]]",			',', -EINVAL),
+	BAD("[1.2.3.4]",		',', -EINVAL),
+	BAD("[fe80::1%eth0]",		',', -EINVAL),
+	BAD("fe80::1%1",		',', -EINVAL),
+	BAD("[::1]+",			',', -EINVAL),
+
+	/* A port must be followed by a delimiter or the end. */
+	BAD("1.2.3.4+7001[::1]",	',', -EINVAL),
+	BAD("1.2.3.4+7001 5.6.7.8",	',', -EINVAL),
+	BAD("[::1][::2]",		',', -EINVAL),
+};
+
+#undef OK
+#undef BAD
+
+static size_t afs_parse_case_len(const struct afs_parse_case *c)
+{
+	return c->len ?: strlen(c->text);
+}
+
+/* Name a case by its input, with anything TAP cannot carry escaped. */
+static void afs_parse_case_desc(const struct afs_parse_case *c, char *desc)
+{
+	size_t len = afs_parse_case_len(c), n = 0, i;
+
+	for (i = 0; i < len && n < KUNIT_PARAM_DESC_SIZE - 16; i++) {
+		unsigned char ch = c->text[i];
+
+		if (isgraph(ch) && ch != '#' && ch != '\\')
+			desc[n++] = ch;
+		else
+			n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n,
+				       "\\x%02x", ch);
+	}
+	if (len == 0)
+		n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, "(empty)");
+	scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, " delim '%c'", c->delim);
+}
+
+KUNIT_ARRAY_PARAM(afs_parse, afs_parse_cases, afs_parse_case_desc);
+
+static struct afs_addr_list *afs_test_vllist_alist(struct afs_vlserver_list *vllist)
+{
+	return rcu_dereference_protected(vllist->servers[0].server->addresses, true);
+}
+
+static void afs_addr_list_parse_table(struct kunit *test)
+{
+	const struct afs_parse_case *c = test->param_value;
+	struct afs_vlserver_list *vllist;
+	struct afs_addr_list *alist;
+	char *buf;
+
+	buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+
+	vllist = afs_parse_text_addrs(NULL, c->text, afs_parse_case_len(c),
+				      c->delim, TEST_SERVICE, TEST_PORT);
+	if (c->error) {
+		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(vllist), c->error);
+		if (!IS_ERR(vllist))
+			afs_put_vlserverlist(NULL, vllist);
+		return;
+	}
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, vllist);
+	KUNIT_EXPECT_EQ(test, vllist->nr_servers, 1);
+	alist = afs_test_vllist_alist(vllist);
+	KUNIT_ASSERT_NOT_NULL(test, alist);
+	afs_test_check_alist(test, alist);
+	afs_test_format_alist(alist, buf, 1024);
+	KUNIT_EXPECT_STREQ(test, buf, c->expect);
+	KUNIT_EXPECT_EQ(test, alist->addrs[0].srx_service, TEST_SERVICE);
+	afs_put_vlserverlist(NULL, vllist);
+}
+
+/*
+ * Build "10.0.0.1,10.0.0.2,...", @nr entries, the last @dups of them
+ * repeating the first.
+ */
+static char *afs_test_many_addrs(struct kunit *test, int nr, int dups)
+{
+	char *text = kunit_kzalloc(test, nr * 16 + 1, GFP_KERNEL);
+	size_t n = 0;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	for (i = 0; i < nr; i++) {
+		int host = i < nr - dups ? i : i - (nr - dups);
+
+		n += sprintf(text + n, "%s10.0.%d.%d", i ? "," : "",
+			     host / 250, host % 250 + 1);
+	}
+	return text;
+}
+
+static int afs_test_parse_count(struct kunit *test, const char *text)
+{
+	struct afs_vlserver_list *vllist;
+	int nr;
+
+	vllist = afs_parse_text_addrs(NULL, text, strlen(text), ',',
+				      TEST_SERVICE, TEST_PORT);
+	if (IS_ERR(vllist))
+		return PTR_ERR(vllist);
+	afs_test_check_alist(test, afs_test_vllist_alist(vllist));
+	nr = afs_test_vllist_alist(vllist)->nr_addrs;
+	afs_put_vlserverlist(NULL, vllist);
+	return nr;
+}
+
+/* The limit is on distinct addresses: duplicates do not count. */
+static void afs_addr_list_parse_limit(struct kunit *test)
+{
+	int max = AFS_MAX_ADDRESSES;
+
+	KUNIT_EXPECT_EQ(test, afs_test_parse_count(test, afs_test_many_addrs(test, max, 0)), max);
+	KUNIT_EXPECT_EQ(test, afs_test_parse_count(test, afs_test_many_addrs(test, max + 1, 0)),
+			-E2BIG);
+	KUNIT_EXPECT_EQ(test, afs_test_parse_count(test, afs_test_many_addrs(test, max + 8, 8)),
+			max);
+	KUNIT_EXPECT_EQ(test, afs_test_parse_count(test, afs_test_many_addrs(test, 1000, 0)),
+			-E2BIG);
+}
+
+/*
+ * Robustness: pseudo-random strings of three kinds: random characters from
+ * the grammar's alphabet, random runs of tokens, and well-formed lists with
+ * a random character mutated.  Every one must come back, as a list that keeps
+ * the invariants or as one of the documented errors.
+ */
+#define AFS_FUZZ_ROUNDS	10000
+#define AFS_FUZZ_LEN	64
+
+static const char afs_fuzz_chars[] = "0123456789abcdef.:,[]+%x \n";
+/* Well-formed tokens first; structured strings use only those. */
+static const char *const afs_fuzz_addrs[] = {
+	"1.2.3.4", "10.0.0.1", "255.255.255.255", "0.0.0.0", "[::1]",
+	"[2001:db8::1]", "[::ffff:1.2.3.4]",
+	"::1", "fe80::1", "1.2.3", "[1.2.3.4]", "",
+};
+#define AFS_FUZZ_GOOD_ADDRS	7
+static const char *const afs_fuzz_ports[] = {
+	"", "", "+7001", "+65535", "+007",
+	"+65536", "+0", "+",
+};
+#define AFS_FUZZ_GOOD_PORTS	5
+
+static const char *afs_fuzz_pick(struct rnd_state *rnd,
+				  const char *const *table, size_t nr)
+{
+	return table[prandom_u32_state(rnd) % nr];
+}
+
+static void afs_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
+{
+	size_t target = prandom_u32_state(rnd) % AFS_FUZZ_LEN, n;
+	unsigned int kind = prandom_u32_state(rnd) % 3;
+	bool good = kind == 2;
+
+	if (kind == 0) {
+		for (n = 0; n < target; n++)
+			buf[n] = afs_fuzz_chars[prandom_u32_state(rnd) %
+						(sizeof(afs_fuzz_chars) - 1)];
+		buf[n] = 0;
+		return;
+	}
+
+	buf[0] = 0;
+	n = 0;
+	while (n < target) {
+		const char *addr = afs_fuzz_pick(rnd, afs_fuzz_addrs,
+						 good ? AFS_FUZZ_GOOD_ADDRS :
+							ARRAY_SIZE(afs_fuzz_addrs));
+		const char *port = afs_fuzz_pick(rnd, afs_fuzz_ports,
+						 good ? AFS_FUZZ_GOOD_PORTS :
+							ARRAY_SIZE(afs_fuzz_ports));
+		int sep = n > 0 && (good || prandom_u32_state(rnd) & 1);
+		size_t need = sep + strlen(addr) + strlen(port);
+
+		if (!need || n + need >= AFS_FUZZ_LEN)
+			break;
+		n += scnprintf(buf + n, AFS_FUZZ_LEN - n, "%.*s%s%s",
+			       sep, &delim, addr, port);
+	}
+
+	/* Mutate one character of half the well-formed strings. */
+	if (good && n > 0 && prandom_u32_state(rnd) & 1)
+		buf[prandom_u32_state(rnd) % n] =
+			afs_fuzz_chars[prandom_u32_state(rnd) %
+				       (sizeof(afs_fuzz_chars) - 1)];
+}
+
+static void afs_addr_list_parse_fuzz(struct kunit *test)
+{
+	struct rnd_state rnd;
+	int i, ok = 0, inval = 0;
+	char *buf;
+
+	buf = kunit_kzalloc(test, AFS_FUZZ_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	prandom_seed_state(&rnd, 0x6b414653);	/* Fixed: failures reproduce. */
+
+	for (i = 0; i < AFS_FUZZ_ROUNDS; i++) {
+		struct afs_vlserver_list *vllist;
+		char delim = prandom_u32_state(&rnd) & 1 ? ',' : ':';
+
+		afs_fuzz_string(&rnd, buf, delim);
+		vllist = afs_parse_text_addrs(NULL, buf, strlen(buf), delim,
+					      TEST_SERVICE, TEST_PORT);
+		if (IS_ERR(vllist)) {
+			long err = PTR_ERR(vllist);
+
+			KUNIT_ASSERT_TRUE_MSG(test,
+					      err == -EINVAL || err == -EDESTADDRREQ,
+					      "\"%s\" gave %ld", buf, err);
+			inval++;
+			continue;
+		}
+		afs_test_check_alist(test, afs_test_vllist_alist(vllist));
+		afs_put_vlserverlist(NULL, vllist);
+		ok++;
+	}
+
+	kunit_info(test, "%d parsed, %d rejected\n", ok, inval);
+	/* The generator must reach both outcomes, or it tests nothing. */
+	KUNIT_EXPECT_GT(test, ok, AFS_FUZZ_ROUNDS / 10);
+	KUNIT_EXPECT_GT(test, inval, AFS_FUZZ_ROUNDS / 10);
+}
+
+static struct kunit_case afs_addr_list_parse_cases[] = {
+	KUNIT_CASE_PARAM(afs_addr_list_parse_table, afs_parse_gen_params),
+	KUNIT_CASE(afs_addr_list_parse_limit),
+	KUNIT_CASE(afs_addr_list_parse_fuzz),
+	{}
+};
+
+static struct kunit_suite afs_addr_list_parse_suite = {
+	.name = "afs_addr_list_parse",
+	.test_cases = afs_addr_list_parse_cases,
+};
+
+/*
+ * Merge suite.
+ */
+static struct afs_addr_list *afs_test_alloc(struct kunit *test, unsigned int nr)
+{
+	struct afs_addr_list *alist = afs_alloc_addrlist(nr, TEST_SERVICE, TEST_PORT);
+
+	KUNIT_ASSERT_NOT_NULL(test, alist);
+	return alist;
+}
+
+static void afs_test_merge4(struct afs_addr_list *alist, const char *addr, u16 port)
+{
+	__be32 x;
+
+	WARN_ON(!in4_pton(addr, -1, (u8 *)&x, -1, NULL));
+	afs_merge_fs_addr4(alist, x, port);
+}
+
+static void afs_test_merge6(struct afs_addr_list *alist, const char *addr, u16 port)
+{
+	__be32 x[4];
+
+	WARN_ON(!in6_pton(addr, -1, (u8 *)x, -1, NULL));
+	afs_merge_fs_addr6(alist, x, port);
+}
+
+static void afs_test_expect_alist(struct kunit *test,
+				  const struct afs_addr_list *alist,
+				  const char *expect)
+{
+	char *buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	afs_test_check_alist(test, alist);
+	afs_test_format_alist(alist, buf, 1024);
+	KUNIT_EXPECT_STREQ(test, buf, expect);
+}
+
+static void afs_addr_list_merge_sorted(struct kunit *test)
+{
+	struct afs_addr_list *alist = afs_test_alloc(test, 8);
+
+	afs_test_merge6(alist, "fe80::1", 7000);
+	afs_test_merge4(alist, "10.0.0.2", 7000);
+	afs_test_merge6(alist, "::1", 7000);
+	afs_test_merge4(alist, "9.255.255.255", 7000);
+	afs_test_merge4(alist, "10.0.0.2", 6999);
+	afs_test_merge6(alist, "::1", 6000);
+	afs_test_merge4(alist, "192.168.0.1", 7000);
+	afs_test_expect_alist(test, alist,
+			      "9.255.255.255+7000,10.0.0.2+6999,10.0.0.2+7000,"
+			      "192.168.0.1+7000,[::1]+6000,[::1]+7000,[fe80::1]+7000");
+	KUNIT_EXPECT_EQ(test, alist->nr_ipv4, 4);
+	KUNIT_EXPECT_EQ(test, alist->addrs[6].srx_service, TEST_SERVICE);
+	afs_put_addrlist(alist);
+}
+
+static void afs_addr_list_merge_duplicates(struct kunit *test)
+{
+	struct afs_addr_list *alist = afs_test_alloc(test, 8);
+
+	afs_test_merge4(alist, "1.2.3.4", 7000);
+	afs_test_merge6(alist, "::1", 7000);
+	afs_test_merge4(alist, "1.2.3.4", 7000);
+	afs_test_merge6(alist, "::1", 7000);
+	afs_test_merge6(alist, "::ffff:1.2.3.4", 7000);
+	afs_test_expect_alist(test, alist,
+			      "1.2.3.4+7000,[::1]+7000,[::ffff:1.2.3.4]+7000");
+	KUNIT_EXPECT_EQ(test, alist->nr_ipv4, 1);
+	afs_put_addrlist(alist);
+}
+
+/* A full list drops new addresses but still recognises duplicates. */
+static void afs_addr_list_merge_full(struct kunit *test)
+{
+	struct afs_addr_list *alist = afs_test_alloc(test, 2);
+
+	afs_test_merge4(alist, "5.5.5.5", 7000);
+	afs_test_merge6(alist, "::5", 7000);
+	afs_test_merge4(alist, "1.1.1.1", 7000);
+	afs_test_merge6(alist, "::1", 7000);
+	afs_test_merge4(alist, "5.5.5.5", 7000);
+	afs_test_expect_alist(test, alist, "5.5.5.5+7000,[::5]+7000");
+	KUNIT_EXPECT_EQ(test, alist->nr_addrs, 2);
+	afs_put_addrlist(alist);
+
+	alist = afs_test_alloc(test, 0);
+	afs_test_merge4(alist, "5.5.5.5", 7000);
+	KUNIT_EXPECT_EQ(test, alist->nr_addrs, 0);
+	afs_put_addrlist(alist);
+}
+
+static void afs_addr_list_alloc_capped(struct kunit *test)
+{
+	struct afs_addr_list *alist = afs_test_alloc(test, 1000);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, alist->max_addrs, AFS_MAX_ADDRESSES);
+	KUNIT_EXPECT_EQ(test, alist->nr_addrs, 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&alist->usage), 1);
+	for (i = 0; i < AFS_MAX_ADDRESSES + 4; i++)
+		afs_merge_fs_addr4(alist, htonl(0x0a000000 + i), 7000);
+	KUNIT_EXPECT_EQ(test, alist->nr_addrs, AFS_MAX_ADDRESSES);
+	afs_test_check_alist(test, alist);
+	afs_put_addrlist(alist);
+}
+
+static struct kunit_case afs_addr_list_merge_cases[] = {
+	KUNIT_CASE(afs_addr_list_merge_sorted),
+	KUNIT_CASE(afs_addr_list_merge_duplicates),
+	KUNIT_CASE(afs_addr_list_merge_full),
+	KUNIT_CASE(afs_addr_list_alloc_capped),
+	{}
+};
+
+static struct kunit_suite afs_addr_list_merge_suite = {
+	.name = "afs_addr_list_merge",
+	.test_cases = afs_addr_list_merge_cases,
+};
+
+/*
+ * Iteration suite: a list of four addresses whose probe masks each case sets,
+ * and a cursor holding its own reference on it.
+ */
+struct afs_iter_fixture {
+	struct afs_addr_list	*alist;
+	struct afs_addr_cursor	ac;
+};
+
+static int afs_addr_list_iter_init(struct kunit *test)
+{
+	struct afs_iter_fixture *f;
+	int i;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->alist = afs_alloc_addrlist(4, TEST_SERVICE, TEST_PORT);
+	if (!f->alist)
+		return -ENOMEM;
+	for (i = 0; i < 4; i++)
+		afs_merge_fs_addr4(f->alist, htonl(0x0a000001 + i), 7000);
+	f->alist->responded = 0xf;
+	f->ac.alist = afs_get_addrlist(f->alist);
+	f->ac.index = -1;
+	test->priv = f;
+	return 0;
+}
+
+static void afs_addr_list_iter_exit(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	if (!f || !f->alist)
+		return;
+	afs_end_cursor(&f->ac);
+	/* Every case must leave just the fixture's own reference. */
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 1);
+	afs_put_addrlist(f->alist);
+}
+
+/* Drive the cursor to exhaustion and return the order it chose, as digits. */
+static const char *afs_test_iterate_all(struct kunit *test,
+					struct afs_addr_cursor *ac)
+{
+	char *order = kunit_kzalloc(test, BITS_PER_LONG + 1, GFP_KERNEL);
+	int n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	while (n < BITS_PER_LONG && afs_iterate_addresses(ac))
+		order[n++] = '0' + ac->index;
+	return order;
+}
+
+static void afs_addr_list_iter_preferred_first(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->preferred = 2;
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "2013");
+}
+
+static void afs_addr_list_iter_lowest_first(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
+}
+
+static void afs_addr_list_iter_skip_failed(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->preferred = 1;
+	f->alist->failed = BIT(1) | BIT(2);
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "03");
+}
+
+static void afs_addr_list_iter_skip_unresponsive(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->preferred = 0;
+	f->alist->responded = BIT(1) | BIT(3);
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "13");
+}
+
+/* Probe bits beyond the end of the list are not addresses. */
+static void afs_addr_list_iter_ignore_stray_bits(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->responded = ~0UL;
+	f->alist->preferred = 9;
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
+}
+
+static void afs_addr_list_iter_exhaustion(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
+	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_EXPECT_EQ(test, f->ac.tried, 0xfUL);
+	KUNIT_EXPECT_EQ(test, f->ac.nr_iterations, 7);
+}
+
+static void afs_addr_list_iter_none_responded(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->responded = 0;
+	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_EXPECT_EQ(test, f->ac.nr_iterations, 1);
+	KUNIT_EXPECT_EQ(test, f->ac.index, -1);
+}
+
+static void afs_addr_list_iter_null_list(struct kunit *test)
+{
+	struct afs_addr_cursor ac = { .index = -1 };
+
+	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&ac));
+	KUNIT_EXPECT_EQ(test, ac.nr_iterations, 0);
+	KUNIT_EXPECT_EQ(test, afs_end_cursor(&ac), 0);
+}
+
+static void afs_addr_list_iter_clears_responded(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->ac.responded = true;
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_EXPECT_FALSE(test, f->ac.responded);
+	KUNIT_EXPECT_EQ(test, f->ac.nr_iterations, 1);
+}
+
+/* The address that answered replaces a preferred one that was tried. */
+static void afs_addr_list_end_cursor_promotes(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->preferred = 1;
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));	/* 1 */
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));	/* 0 */
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));	/* 2 */
+	KUNIT_ASSERT_EQ(test, f->ac.index, 2);
+	f->ac.responded = true;
+	f->ac.error = -EREMOTEIO;
+	KUNIT_EXPECT_EQ(test, afs_end_cursor(&f->ac), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, f->alist->preferred, 2);
+	KUNIT_EXPECT_NULL(test, f->ac.alist);
+}
+
+static void afs_addr_list_end_cursor_no_answer(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->preferred = 1;
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	afs_end_cursor(&f->ac);
+	KUNIT_EXPECT_EQ(test, f->alist->preferred, 1);
+}
+
+/* The preferred address was never tried: it may still be the best. */
+static void afs_addr_list_end_cursor_preferred_untried(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	f->alist->preferred = 3;
+	f->alist->failed = BIT(3);
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_ASSERT_EQ(test, f->ac.index, 0);
+	f->ac.responded = true;
+	afs_end_cursor(&f->ac);
+	KUNIT_EXPECT_EQ(test, f->alist->preferred, 3);
+}
+
+static void afs_addr_list_end_cursor_twice(struct kunit *test)
+{
+	struct afs_iter_fixture *f = test->priv;
+
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 2);
+	afs_end_cursor(&f->ac);
+	afs_end_cursor(&f->ac);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 1);
+}
+
+static struct kunit_case afs_addr_list_iter_cases[] = {
+	KUNIT_CASE(afs_addr_list_iter_preferred_first),
+	KUNIT_CASE(afs_addr_list_iter_lowest_first),
+	KUNIT_CASE(afs_addr_list_iter_skip_failed),
+	KUNIT_CASE(afs_addr_list_iter_skip_unresponsive),
+	KUNIT_CASE(afs_addr_list_iter_ignore_stray_bits),
+	KUNIT_CASE(afs_addr_list_iter_exhaustion),
+	KUNIT_CASE(afs_addr_list_iter_none_responded),
+	KUNIT_CASE(afs_addr_list_iter_null_list),
+	KUNIT_CASE(afs_addr_list_iter_clears_responded),
+	KUNIT_CASE(afs_addr_list_end_cursor_promotes),
+	KUNIT_CASE(afs_addr_list_end_cursor_no_answer),
+	KUNIT_CASE(afs_addr_list_end_cursor_preferred_untried),
+	KUNIT_CASE(afs_addr_list_end_cursor_twice),
+	{}
+};
+
+static struct kunit_suite afs_addr_list_iter_suite = {
+	.name = "afs_addr_list_iterate",
+	.init = afs_addr_list_iter_init,
+	.exit = afs_addr_list_iter_exit,
+	.test_cases = afs_addr_list_iter_cases,
+};
+
+kunit_test_suites(&afs_addr_list_parse_suite,
+		  &afs_addr_list_merge_suite,
+		  &afs_addr_list_iter_suite);

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kAFS overlay: build the distro 6.1 tree with our fs/afs and run the suites.
+#
+#   make            overlay, then the KUnit suites on x86_64
+#   make test       every test: the suites on x86_64 and arm64, and under
+#                   the debug kernel
+#   make patches    the overlay as a patch series in build/patches/
+#
+# AFS_BUILD_DIR (default build/) holds the tree and the kunit.py build
+# directories; results land in results/.
+
+SHELL := /bin/bash
+BUILD ?= $(or $(AFS_BUILD_DIR),$(CURDIR)/build)
+export AFS_BUILD_DIR := $(BUILD)
+
+# Every run "make test" does; each is a "test-<run>" target below.
+TEST_RUNS := x86_64 arm64
+
+.PHONY: all test deps overlay patches clean $(addprefix test-,$(TEST_RUNS))
+
+all: deps
+	@rc=0; $(MAKE) --no-print-directory test-x86_64 || rc=1; \
+	scripts/summary.sh kunit-x86_64 || rc=1; exit $$rc
+
+# Run every test even when one fails, then print each run's line and the total.
+test: deps
+	@rc=0; for run in $(TEST_RUNS); do \
+		$(MAKE) --no-print-directory test-$$run || rc=1; \
+	done; \
+	scripts/summary.sh $(addprefix kunit-,$(TEST_RUNS)) || rc=1; exit $$rc
+
+deps:
+	@scripts/install-deps.sh
+
+overlay: deps
+	@AFS_SKIP_DEPS=1 ./overlay.sh
+
+test-x86_64:
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64 x86_64
+
+test-arm64:
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh arm64 arm64
+
+patches: deps
+	@AFS_SKIP_DEPS=1 scripts/make-patches.sh
+
+clean:
+	rm -rf $(BUILD) results

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build and run the kAFS KUnit suites on one arch with kunit.py, in a build
+# directory kept between runs so that a second run rebuilds only what changed.
+#
+#	scripts/kunit-run.sh <run name> <arch> [extra kconfig fragment...]
+#
+# Writes results/kunit-<name>.log (the whole console), .tap (the KTAP the
+# kernel printed), .json (kunit.py --json) and .summary (one line).  Exits
+# non-zero if the build fails, any case fails, a suite crashes or times out,
+# no case ran, or the console shows a kernel warning or a checker's report.
+
+set -euo pipefail
+
+name=$1 arch=$2
+shift 2
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${AFS_BUILD_DIR:-$repo/build}
+results=${AFS_RESULTS_DIR:-$repo/results}
+mkdir -p "$results"
+
+log=$results/kunit-$name.log
+tap=$results/kunit-$name.tap
+json=$results/kunit-$name.json
+summary=$results/kunit-$name.summary
+rm -f "$log" "$log.build" "$tap" "$json" "$summary"
+
+fail() {
+	echo "kunit-$name: $*" | tee "$summary" >&2
+	exit 1
+}
+
+tree=$("$repo/overlay.sh" | tail -n 1)
+kunit=$tree/tools/testing/kunit/kunit.py
+
+args=(--arch="$arch" --build_dir="$build/kunit-$name"
+      --kunitconfig="$tree/fs/afs" --kunitconfig="$repo/kconfig/$arch.config")
+for f in "$@"; do
+	args+=(--kunitconfig="$repo/$f")
+done
+case $arch in
+arm64)	args+=(--cross_compile=aarch64-linux-gnu-) ;;
+esac
+
+echo "kunit-$name: building in $build/kunit-$name"
+start=$(date +%s)
+# kunit.py calls stty; with no terminal it complains, harmlessly.
+if ! "$kunit" build "${args[@]}" --jobs="$(nproc)" > "$log.build" 2>&1 < /dev/null; then
+	grep -E 'error|Error|ERROR' "$log.build" | head -n 20 >&2 || true
+	tail -n 20 "$log.build" >&2
+	fail "kunit.py build failed; see $log.build"
+fi
+built=$(date +%s)
+# A failing case makes exec exit non-zero; the parse below judges that.
+"$kunit" exec "${args[@]}" --timeout="${AFS_KUNIT_TIMEOUT:-600}" \
+	--raw_output=all > "$log" 2>&1 < /dev/null || true
+echo "kunit-$name: built in $((built - start)) s, ran in $(( $(date +%s) - built )) s"
+
+"$kunit" parse --raw_output=kunit "$log" > "$tap"
+parse_rc=0
+"$kunit" parse --json="$json" "$log" || parse_rc=$?
+[ -s "$json" ] || fail "no results parsed from $log"
+
+line=$(python3 "$repo/scripts/kunit-count.py" "$json" "kunit-$name")
+echo "$line" > "$summary"
+"$repo/scripts/check-console.sh" "$log" ||
+	fail "the kernel reported problems ($line); see $log"
+[ "$parse_rc" -eq 0 ] || fail "a suite failed, crashed or timed out ($line); see $log"
+python3 "$repo/scripts/kunit-count.py" --check "$json" ||
+	fail "failed or ran nothing ($line)"
+echo "$line"

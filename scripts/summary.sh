@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Print one line per run and a total, and fail if any run failed.
+#
+#	scripts/summary.sh <run name>...
+#
+# Each run leaves results/<run name>.summary: "<name>: P passed, F failed..."
+# or, if it could not count, a line saying why (counted as one failure).
+
+set -uo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+results=${AFS_RESULTS_DIR:-$repo/results}
+passed=0 failed=0 skipped=0 rc=0
+
+for run in "$@"; do
+	line=$(cat "$results/$run.summary" 2>/dev/null || echo "$run: no result")
+	echo "$line"
+	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+		passed=$((passed + BASH_REMATCH[1]))
+		failed=$((failed + BASH_REMATCH[2]))
+		skipped=$((skipped + ${BASH_REMATCH[4]:-0}))
+		[ "${BASH_REMATCH[2]}" -eq 0 ] && [ "${BASH_REMATCH[1]}" -gt 0 ] || rc=1
+	else
+		failed=$((failed + 1))
+		rc=1
+	fi
+done
+
+echo "total: $passed passed, $failed failed, $skipped skipped"
+exit $rc

@@ -37,34 +37,45 @@ static void afs_test_format_alist(const struct afs_addr_list *alist,
 }
 
 /*
- * Check the invariants every list must keep, whatever was merged into it.
+ * The invariants every list must keep, whatever was merged into it: return
+ * the first one broken, or NULL.
  */
-static void afs_test_check_alist(struct kunit *test,
-				 const struct afs_addr_list *alist)
+static const char *afs_test_alist_problem(const struct afs_addr_list *alist)
 {
 	int i;
 
-	KUNIT_EXPECT_LE(test, alist->max_addrs, AFS_MAX_ADDRESSES);
-	KUNIT_ASSERT_LE(test, alist->nr_addrs, alist->max_addrs);
-	KUNIT_EXPECT_LE(test, alist->nr_ipv4, alist->nr_addrs);
+	if (alist->max_addrs > AFS_MAX_ADDRESSES)
+		return "capacity over AFS_MAX_ADDRESSES";
+	if (alist->nr_addrs > alist->max_addrs)
+		return "more addresses than capacity";
+	if (alist->nr_ipv4 > alist->nr_addrs)
+		return "nr_ipv4 over nr_addrs";
 
 	for (i = 0; i < alist->nr_addrs; i++) {
 		const struct sockaddr_rxrpc *srx = &alist->addrs[i];
 		bool ipv4 = i < alist->nr_ipv4;
 
-		KUNIT_EXPECT_EQ(test, srx->srx_family, AF_RXRPC);
-		KUNIT_EXPECT_EQ(test, srx->transport_type, SOCK_DGRAM);
-		KUNIT_EXPECT_EQ(test, srx->transport.family,
-				ipv4 ? AF_INET : AF_INET6);
-		KUNIT_EXPECT_EQ(test, srx->transport_len,
-				ipv4 ? sizeof(srx->transport.sin) :
-				       sizeof(srx->transport.sin6));
-		if (i > 0 && i != alist->nr_ipv4)
-			KUNIT_EXPECT_LT_MSG(test,
-					    afs_cmp_addr(&alist->addrs[i - 1], srx), 0,
-					    "entries %d and %d out of order or duplicated",
-					    i - 1, i);
+		if (srx->srx_family != AF_RXRPC ||
+		    srx->transport_type != SOCK_DGRAM)
+			return "not an rxrpc datagram address";
+		if (srx->transport.family != (ipv4 ? AF_INET : AF_INET6))
+			return "family does not match nr_ipv4";
+		if (srx->transport_len != (ipv4 ? sizeof(srx->transport.sin) :
+					   sizeof(srx->transport.sin6)))
+			return "wrong transport_len";
+		if (i > 0 && i != alist->nr_ipv4 &&
+		    afs_cmp_addr(&alist->addrs[i - 1], srx) >= 0)
+			return "out of order or duplicated";
 	}
+	return NULL;
+}
+
+static void afs_test_check_alist(struct kunit *test,
+				 const struct afs_addr_list *alist)
+{
+	const char *problem = afs_test_alist_problem(alist);
+
+	KUNIT_EXPECT_NULL_MSG(test, problem, "bad list: %s", problem);
 }
 
 /*
@@ -142,7 +153,7 @@ static const struct afs_parse_case afs_parse_cases[] = {
 	BAD("",				',', -EDESTADDRREQ),
 
 	/* NUL, whitespace and other junk. */
-	{ .text = "1.2.3.4\0,5.6.7.8", .len = 15, .delim = ',', .error = -EINVAL },
+	{ .text = "1.2.3.4\0,5.6.7.8", .len = 16, .delim = ',', .error = -EINVAL },
 	{ .text = "\0", .len = 1, .delim = ',', .error = -EINVAL },
 	BAD(" 1.2.3.4",			',', -EINVAL),
 	BAD("1.2.3.4 ",			',', -EINVAL),
@@ -357,6 +368,7 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 {
 	struct rnd_state rnd;
 	int i, ok = 0, inval = 0;
+	const char *problem;
 	char *buf;
 
 	buf = kunit_kzalloc(test, AFS_FUZZ_LEN, GFP_KERNEL);
@@ -379,8 +391,12 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 			inval++;
 			continue;
 		}
-		afs_test_check_alist(test, afs_test_vllist_alist(vllist));
+		problem = afs_test_alist_problem(afs_test_vllist_alist(vllist));
 		afs_put_vlserverlist(NULL, vllist);
+		if (problem) {
+			KUNIT_FAIL(test, "\"%s\" delim '%c': %s", buf, delim, problem);
+			return;
+		}
 		ok++;
 	}
 

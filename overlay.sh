@@ -72,17 +72,6 @@ commit_index() {	# commit_index <message file>
 msg=$(mktemp)
 trap 'rm -f "$msg" "$msg.patch" "$msg.info" "$msg.tmp"' EXIT
 
-# Our edits to upstream files, each a format-patch with its own message.
-for p in "$repo"/patches/*.patch; do
-	[ -e "$p" ] || continue
-	git_tree apply --cached "$p" ||
-		die "$(basename "$p") does not apply to the pristine tree"
-	git_tree mailinfo "$msg" "$msg.patch" < "$p" > "$msg.info"
-	{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.tmp"
-	mv "$msg.tmp" "$msg"
-	commit_index "$msg"
-done
-
 add_file() {	# add_file <source> <path in tree>
 	local blob
 	blob=$(git_tree hash-object -w --path="$2" "$(realpath "$1")")
@@ -106,6 +95,19 @@ for f in "$repo"/fs-afs/*; do
 	add_file "$f" "fs/afs/$name"
 	printf '%s\n\n%s\n' "afs: replace $name with the project's rewrite" \
 		"From the project's fs-afs/$name." > "$msg"
+	commit_index "$msg"
+done
+
+# Our edits to upstream files, each a format-patch with its own message.
+# They come last, so that a patch may rely on our rewritten files (and every
+# commit builds).
+for p in "$repo"/patches/*.patch; do
+	[ -e "$p" ] || continue
+	git_tree apply --cached "$p" ||
+		die "$(basename "$p") does not apply on top of the pristine tree and our files"
+	git_tree mailinfo "$msg" "$msg.patch" < "$p" > "$msg.info"
+	{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.tmp"
+	mv "$msg.tmp" "$msg"
 	commit_index "$msg"
 done
 

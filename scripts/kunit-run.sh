@@ -7,7 +7,8 @@
 #	scripts/kunit-run.sh <run name> <arch> [extra kconfig fragment...]
 #
 # Writes results/kunit-<name>.log (the whole console), .tap (the KTAP the
-# kernel printed), .json (kunit.py --json) and .summary (one line).  Exits
+# kernel printed), .json (kunit.py --json), .txt (kunit.py's report) and
+# .summary (one line).  Exits
 # non-zero if the build fails, any case fails, a suite crashes or times out,
 # no case ran, or the console shows a kernel warning or a checker's report.
 
@@ -25,7 +26,7 @@ log=$results/kunit-$name.log
 tap=$results/kunit-$name.tap
 json=$results/kunit-$name.json
 summary=$results/kunit-$name.summary
-rm -f "$log" "$log.build" "$tap" "$json" "$summary"
+rm -f "$log" "$log.build" "$tap" "$json" "$summary" "$results/kunit-$name.txt"
 
 fail() {
 	echo "kunit-$name: $*" | tee "$summary" >&2
@@ -54,13 +55,17 @@ if ! "$kunit" build "${args[@]}" --jobs="$(nproc)" > "$log.build" 2>&1 < /dev/nu
 fi
 built=$(date +%s)
 # A failing case makes exec exit non-zero; the parse below judges that.
+# Two CPUs, so that the concurrency cases really run in parallel.
 "$kunit" exec "${args[@]}" --timeout="${AFS_KUNIT_TIMEOUT:-600}" \
+	--qemu_args="-smp 2" \
 	--raw_output=all > "$log" 2>&1 < /dev/null || true
 echo "kunit-$name: built in $((built - start)) s, ran in $(( $(date +%s) - built )) s"
 
 "$kunit" parse --raw_output=kunit "$log" > "$tap"
 parse_rc=0
-"$kunit" parse --json="$json" "$log" || parse_rc=$?
+"$kunit" parse --json="$json" "$log" > "$results/kunit-$name.txt" || parse_rc=$?
+# The whole parse is in the .txt; show what did not pass.
+grep -vE '\[PASSED\]|^\[[0-9:]+\] =+ *$' "$results/kunit-$name.txt" || true
 [ -s "$json" ] || fail "no results parsed from $log"
 
 line=$(python3 "$repo/scripts/kunit-count.py" "$json" "kunit-$name")

@@ -6,10 +6,10 @@
 #
 # The tree is extracted once into $AFS_BUILD_DIR/linux (default: build/ in
 # this repository) and made a git repository whose first commit, tagged
-# "pristine", is the untouched import.  Each run rebuilds the overlay as a
-# series of commits on branch "overlay" on top of it, using git plumbing only,
-# then rewrites just the files whose content changed, so unchanged files keep
-# their mtime and kbuild rebuilds only what changed.
+# "pristine", is the untouched import.  Each run rebuilds branch "overlay" on
+# top of it as the commits the series file lists, with git plumbing only,
+# then rewrites just the files whose content changed, so that unchanged
+# files keep their mtime and kbuild rebuilds only what changed.
 #
 # The last line of output is the overlaid tree's absolute path:
 #	tree=$(./overlay.sh | tail -n 1)
@@ -78,37 +78,57 @@ add_file() {	# add_file <source> <path in tree>
 	git_tree update-index --add --cacheinfo "100644,$blob,$2"
 }
 
-# The KUnit suites and the kunitconfig, so that
-# "kunit.py run --kunitconfig=fs/afs" works in the tree.
-for f in "$repo"/kunit/*; do
-	[ -f "$f" ] && add_file "$f" "fs/afs/tests/$(basename "$f")"
-done
-add_file "$repo/.kunitconfig" fs/afs/.kunitconfig
-printf '%s\n\n%s\n' "afs: add the project's KUnit suites" \
-	"Suites from the project's kunit/ directory, and fs/afs/.kunitconfig." > "$msg"
-commit_index "$msg"
+add_suites() {
+	local f
 
-# Our rewritten files, one commit each.
-for f in "$repo"/fs-afs/*; do
-	[ -f "$f" ] || continue
-	name=$(basename "$f")
-	add_file "$f" "fs/afs/$name"
-	printf '%s\n\n%s\n' "afs: replace $name with the project's rewrite" \
-		"From the project's fs-afs/$name." > "$msg"
+	# The kunitconfig goes in too, so that
+	# "kunit.py run --kunitconfig=fs/afs" works in the tree.
+	for f in "$repo"/kunit/*; do
+		[ -f "$f" ] && add_file "$f" "fs/afs/tests/$(basename "$f")"
+	done
+	add_file "$repo/.kunitconfig" fs/afs/.kunitconfig
+	printf '%s\n\n%s\n' "afs: add the project's KUnit suites" \
+		"Suites from the project's kunit/ directory, and fs/afs/.kunitconfig." > "$msg"
 	commit_index "$msg"
-done
+}
 
-# Our edits to upstream files, each a format-patch with its own message.
-# They come last, so that a patch may rely on our rewritten files (and every
-# commit builds).
-for p in "$repo"/patches/*.patch; do
-	[ -e "$p" ] || continue
+add_rewrite() {	# add_rewrite <name in fs-afs/>
+	[ -f "$repo/fs-afs/$1" ] || die "series: fs-afs/$1 not found"
+	add_file "$repo/fs-afs/$1" "fs/afs/$1"
+	printf '%s\n\n%s\n' "afs: $1: replace with the project's rewrite" \
+		"From the project's fs-afs/$1." > "$msg"
+	commit_index "$msg"
+}
+
+add_patch() {	# add_patch <name in patches/>
+	local p=$repo/patches/$1
+
+	[ -f "$p" ] || die "series: patches/$1 not found"
 	git_tree apply --cached "$p" ||
-		die "$(basename "$p") does not apply on top of the pristine tree and our files"
+		die "$1 does not apply where the series puts it"
 	git_tree mailinfo "$msg" "$msg.patch" < "$p" > "$msg.info"
 	{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.tmp"
 	mv "$msg.tmp" "$msg"
 	commit_index "$msg"
+}
+
+# The series file orders the commits, so that each one builds.
+listed=" "
+while read -r kind name rest; do
+	case $kind in
+	''|'#'*)	continue ;;
+	suites)		add_suites ;;
+	file)		add_rewrite "$name" ;;
+	patch)		add_patch "$name" ;;
+	*)		die "series: unknown line '$kind $name $rest'" ;;
+	esac
+	listed+="$name "
+done < "$repo/series"
+
+for f in "$repo"/fs-afs/* "$repo"/patches/*.patch; do
+	[ -e "$f" ] || continue
+	[[ $listed == *" $(basename "$f") "* ]] ||
+		die "$(basename "$f") is not in the series file"
 done
 
 unset GIT_INDEX_FILE

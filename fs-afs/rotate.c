@@ -83,13 +83,13 @@ static struct afs_rotate_decision afs_rotate_busy(struct afs_rotate_state *state
 {
 	struct afs_rotate_decision d;
 
-	if (state->flags & AFS_OPERATION_NO_VSLEEP)
+	if (state->flags & AFS_OPERATION_NO_VSLEEP) {
 		d = afs_rotate_fail(state, -EBUSY);
-	else if (!(state->flags & AFS_OPERATION_CUR_ONLY))
+	} else if (!(state->flags & AFS_OPERATION_CUR_ONLY)) {
 		d = afs_rotate_next(state, -EBUSY);
-	else if (state->busy_rounds >= AFS_ROTATE_MAX_BUSY_ROUNDS)
+	} else if (state->busy_rounds >= AFS_ROTATE_MAX_BUSY_ROUNDS) {
 		d = afs_rotate_fail(state, -EBUSY);
-	else {
+	} else {
 		state->busy_rounds++;
 		d = afs_rotate_act(AFS_ROTATE_SLEEP_RETRY);
 	}
@@ -301,15 +301,17 @@ struct afs_rotate_decision afs_rotate_decide(struct afs_rotate_state *state,
 static int afs_start_fs_iteration(struct afs_operation *op,
 				  struct afs_vnode *vnode)
 {
+	struct afs_volume *volume = op->volume;
+	struct afs_server_list *slist;
 	struct afs_server *server;
 	void *cb_server;
 	int i;
 
-	read_lock(&op->volume->servers_lock);
-	op->server_list = afs_get_serverlist(
-		rcu_dereference_protected(op->volume->servers,
-					  lockdep_is_held(&op->volume->servers_lock)));
-	read_unlock(&op->volume->servers_lock);
+	read_lock(&volume->servers_lock);
+	slist = rcu_dereference_protected(volume->servers,
+					  lockdep_is_held(&volume->servers_lock));
+	op->server_list = afs_get_serverlist(slist);
+	read_unlock(&volume->servers_lock);
 
 	op->untried = (1UL << op->server_list->nr_servers) - 1;
 	op->index = READ_ONCE(op->server_list->preferred);
@@ -668,7 +670,7 @@ void afs_dump_edestaddrreq(const struct afs_operation *op)
 	rcu_read_lock();
 
 	pr_notice("EDESTADDR occurred\n");
-	pr_notice("FC: cbb=%x cbb2=%x fl=%x err=%hd\n",
+	pr_notice("FC: cbb=%x cbb2=%x fl=%x err=%d\n",
 		  op->file[0].cb_break_before,
 		  op->file[1].cb_break_before, op->flags, op->error);
 	pr_notice("FC: ut=%lx ix=%d ni=%u br=%u\n",
@@ -677,7 +679,7 @@ void afs_dump_edestaddrreq(const struct afs_operation *op)
 	if (op->server_list) {
 		const struct afs_server_list *sl = op->server_list;
 
-		pr_notice("FC: SL nr=%u pr=%u vnov=%hx\n",
+		pr_notice("FC: SL nr=%u pr=%u vnov=%x\n",
 			  sl->nr_servers, sl->preferred, sl->vnovol_mask);
 		for (i = 0; i < sl->nr_servers; i++) {
 			const struct afs_server *s = sl->servers[i].server;

@@ -418,6 +418,11 @@ static int afs_check_permit_rcu(struct afs_vnode *vnode, struct key *key,
 	return 0;
 }
 
+/* The owner's mode bits, which AFS applies to every user of a file. */
+#define AFS_OWNER_R	0400
+#define AFS_OWNER_W	0200
+#define AFS_OWNER_X	0100
+
 /*
  * Decide a permission check from the access the ACL gives.  Directories are
  * governed by their ACL alone; files also by their owner mode bits, which
@@ -440,13 +445,13 @@ static int afs_access_permits(umode_t mode, afs_access_t access, int mask)
 
 	if (!(access & AFS_ACE_LOOKUP))
 		return -EACCES;
-	if ((mask & MAY_EXEC) && !(mode & S_IXUSR))
+	if ((mask & MAY_EXEC) && !(mode & AFS_OWNER_X))
 		return -EACCES;
 	if (mask & (MAY_EXEC | MAY_READ)) {
-		if (!(access & AFS_ACE_READ) || !(mode & S_IRUSR))
+		if (!(access & AFS_ACE_READ) || !(mode & AFS_OWNER_R))
 			return -EACCES;
 	} else if (mask & MAY_WRITE) {
-		if (!(access & AFS_ACE_WRITE) || !(mode & S_IWUSR))
+		if (!(access & AFS_ACE_WRITE) || !(mode & AFS_OWNER_W))
 			return -EACCES;
 	}
 	return 0;

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# kAFS overlay: build the distro 6.1 tree with our fs/afs and run the suites.
+# kAFS overlay: build the distro 6.1 tree with our fs/afs and test it.
 #
 #   make            overlay, then the KUnit suites on x86_64
-#   make test       every test: the suites on x86_64 and arm64, and under
-#                   the debug kernel
+#   make test       every test: the suites on x86_64 and arm64, and on
+#                   x86_64 under the debug kernel
 #   make patches    the overlay as a patch series in build/patches/
 #
 # AFS_BUILD_DIR (default build/) holds the tree and the kunit.py build
@@ -14,10 +14,13 @@ SHELL := /bin/bash
 BUILD ?= $(or $(AFS_BUILD_DIR),$(CURDIR)/build)
 export AFS_BUILD_DIR := $(BUILD)
 
-# Every run "make test" does; each is a "test-<run>" target below.
-TEST_RUNS := x86_64 arm64
+# Every run "make test" does, as "test-<run>" targets, in order, and the
+# result each leaves.
+TEST_RUNS := x86_64 arm64 x86_64-debug
+RESULTS := kunit-x86_64 kunit-arm64 kunit-x86_64-debug
 
-.PHONY: all test deps overlay patches clean $(addprefix test-,$(TEST_RUNS))
+.PHONY: all test deps overlay patches clean test-debug \
+	$(addprefix test-,$(TEST_RUNS))
 
 all: deps
 	@rc=0; $(MAKE) --no-print-directory test-x86_64 || rc=1; \
@@ -28,7 +31,7 @@ test: deps
 	@rc=0; for run in $(TEST_RUNS); do \
 		$(MAKE) --no-print-directory test-$$run || rc=1; \
 	done; \
-	scripts/summary.sh $(addprefix kunit-,$(TEST_RUNS)) || rc=1; exit $$rc
+	scripts/summary.sh $(RESULTS) || rc=1; exit $$rc
 
 deps:
 	@scripts/install-deps.sh
@@ -36,11 +39,17 @@ deps:
 overlay: deps
 	@AFS_SKIP_DEPS=1 ./overlay.sh
 
-test-x86_64:
+test-x86_64: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64 x86_64
 
-test-arm64:
+test-arm64: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh arm64 arm64
+
+# The suites under KASAN, UBSAN, lockdep, PROVE_RCU, object and list
+# debugging: any report on the console fails the run.
+test-debug: test-x86_64-debug
+test-x86_64-debug: deps
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config
 
 patches: deps
 	@AFS_SKIP_DEPS=1 scripts/make-patches.sh

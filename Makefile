@@ -3,9 +3,12 @@
 # kAFS overlay: build the distro 6.1 tree with our fs/afs and test it.
 #
 #   make            overlay, then the KUnit suites on x86_64
-#   make test       every test: the suites on x86_64 and arm64, and on
-#                   x86_64 under the debug kernel
+#   make test       every test: the suites on x86_64 and arm64, on x86_64
+#                   under the debug kernel, and the end-to-end run against
+#                   a real OpenAFS cell
 #   make patches    the overlay as a patch series in build/patches/
+#   make shell      a shell in the E2E guest, with the cell up and mounted
+#   make bench-e2e  stock 6.1 kAFS against ours on the same workload
 #
 # AFS_BUILD_DIR (default build/) holds the tree and the kunit.py build
 # directories; results land in results/.
@@ -14,12 +17,12 @@ SHELL := /bin/bash
 BUILD ?= $(or $(AFS_BUILD_DIR),$(CURDIR)/build)
 export AFS_BUILD_DIR := $(BUILD)
 
-# Every run "make test" does, as "test-<run>" targets, in order, and the
-# result each leaves.
-TEST_RUNS := x86_64 arm64 x86_64-debug
-RESULTS := kunit-x86_64 kunit-arm64 kunit-x86_64-debug
+# Every run "make test" does, as "test-<run>" targets, in order (the E2E
+# run boots the kernel the x86_64 run built), and the result each leaves.
+TEST_RUNS := x86_64 e2e arm64 x86_64-debug
+RESULTS := kunit-x86_64 e2e kunit-arm64 kunit-x86_64-debug
 
-.PHONY: all test deps overlay patches clean test-debug \
+.PHONY: all test deps overlay patches shell bench-e2e clean test-debug \
 	$(addprefix test-,$(TEST_RUNS))
 
 all: deps
@@ -39,8 +42,9 @@ deps:
 overlay: deps
 	@AFS_SKIP_DEPS=1 ./overlay.sh
 
+# kconfig/boot.config lets the same kernel boot the E2E userspace.
 test-x86_64: deps
-	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64 x86_64
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64 x86_64 kconfig/boot.config
 
 test-arm64: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh arm64 arm64
@@ -50,6 +54,15 @@ test-arm64: deps
 test-debug: test-x86_64-debug
 test-x86_64-debug: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config
+
+test-e2e: deps
+	AFS_SKIP_DEPS=1 scripts/e2e-run.sh
+
+shell: deps
+	AFS_SKIP_DEPS=1 scripts/e2e-run.sh shell
+
+bench-e2e: deps
+	AFS_SKIP_DEPS=1 scripts/e2e-bench.sh
 
 patches: deps
 	@AFS_SKIP_DEPS=1 scripts/make-patches.sh

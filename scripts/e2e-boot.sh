@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel with the E2E initramfs in QEMU (TCG, no network device: the
+# OpenAFS cell lives on the guest's own loopback).
+#
+#	scripts/e2e-boot.sh <kernel> check|bench <console log> <tap file>
+#	scripts/e2e-boot.sh <kernel> shell
+#
+# Exits with QEMU's status, 124 on a timeout (AFS_E2E_TIMEOUT, 900 s).
+
+set -euo pipefail
+
+kernel=$1 mode=$2
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+initrd=$("$repo/scripts/e2e-initramfs.sh")
+
+append="console=ttyS0 loglevel=5 panic=-1 kunit.enable=0 rdinit=/init"
+append+=" kafs.rootcell=test.example:127.1.0.1 e2e=$mode"
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -nographic -nic none
+      -m 2048 -smp 2 -bios qboot.rom -kernel "$kernel" -initrd "$initrd"
+      -append "$append")
+
+if [ "$mode" = shell ]; then
+	exec "${qemu[@]}" -serial stdio -serial null
+fi
+
+exec timeout "${AFS_E2E_TIMEOUT:-900}" "${qemu[@]}" \
+	-serial "file:$3" -serial "file:$4" < /dev/null

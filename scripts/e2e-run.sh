@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the x86_64 kernel (the KUnit one: kconfig/boot.config makes it
+# bootable) with the E2E initramfs in QEMU, against a real OpenAFS cell on
+# the guest's loopback, and judge the TAP the guest prints.
+#
+#	scripts/e2e-run.sh		run the checks
+#	scripts/e2e-run.sh shell	a shell in the guest, cell up, AFS mounted
+#
+# Writes results/e2e.tap and results/e2e.log (the whole console).  Fails on
+# any "not ok", a bail-out, a missing or short plan, a kernel warning or oops
+# on the console, or a timeout.
+
+set -euo pipefail
+
+mode=${1:-check}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${AFS_BUILD_DIR:-$repo/build}
+results=${AFS_RESULTS_DIR:-$repo/results}
+mkdir -p "$results"
+tap=$results/e2e.tap log=$results/e2e.log summary=$results/e2e.summary
+rm -f "$tap" "$log" "$summary"
+
+fail() {
+	echo "e2e: $*" | tee "$summary" >&2
+	exit 1
+}
+
+# The same build directory and fragments as "make test-x86_64": a no-op if
+# that run already built the kernel.
+AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||
+	fail "the kernel did not build"
+kernel=$build/kunit-x86_64/arch/x86/boot/bzImage
+
+if [ "$mode" = shell ]; then
+	exec "$repo/scripts/e2e-boot.sh" "$kernel" shell
+fi
+
+echo "e2e: booting $kernel with the OpenAFS cell"
+start=$(date +%s)
+rc=0
+"$repo/scripts/e2e-boot.sh" "$kernel" check "$log" "$tap" || rc=$?
+echo "e2e: guest ran for $(( $(date +%s) - start )) s"
+[ "$rc" -ne 124 ] || fail "timed out; see $log"
+[ "$rc" -eq 0 ] || fail "QEMU exited with $rc; see $log"
+
+# The TAP, the verdict.
+tr -d '\r' < "$tap" > "$tap.tmp" && mv "$tap.tmp" "$tap"
+grep -E '^(not )?ok |^# |^Bail out' "$tap" | grep -vE '^ok ' || true
+# A TODO is a check of a known defect: reported, not counted as a failure.
+passed=$(grep '^ok ' "$tap" | grep -vc '# TODO' || true)
+failed=$(grep '^not ok ' "$tap" | grep -vc '# TODO' || true)
+todo=$(grep -c '^\(not \)\?ok .*# TODO' "$tap" || true)
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | tail -n 1)
+line="e2e: $passed passed, $failed failed, $todo skipped"
+echo "$line" > "$summary"
+
+grep -q '^Bail out!' "$tap" && fail "the guest bailed out ($line); see $log"
+[ -n "$plan" ] || fail "no TAP plan: the guest died early ($line); see $log"
+[ "$plan" -eq $((passed + failed + todo)) ] ||
+	fail "plan of $plan, $((passed + failed + todo)) results; see $log"
+[ "$passed" -gt 0 ] || fail "no check passed; see $log"
+"$repo/scripts/check-console.sh" "$log" || fail "kernel problems on the console ($line); see $log"
+[ "$failed" -eq 0 ] || fail "$failed checks failed ($line); see $tap"
+echo "$line"

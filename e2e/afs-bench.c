@@ -33,13 +33,13 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void drop_caches(void)
+static void flush_page_cache(void)
 {
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 
 	sync();
 	if (fd < 0 || write(fd, "3", 1) != 1)
-		die("drop_caches");
+		die("dropping the page cache");
 	close(fd);
 }
 
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 		die("fsync");
 	printf("bench: write %.1f MB/s\n", mib * 1.048576 / (now() - t));
 
-	drop_caches();
+	flush_page_cache();
 	t = now();
 	fd = open(path, O_RDONLY);
 	if (fd < 0)

@@ -568,6 +568,13 @@ bool afs_select_fileserver(struct afs_operation *op)
 		_debug("event %u -> action %u, error %d", in.event, d.action, d.error);
 		memset(&in, 0, sizeof(in));
 
+		if ((d.action == AFS_ROTATE_SLEEP_RETRY ||
+		     d.action == AFS_ROTATE_SLEEP_START) &&
+		    !afs_rotate_sleep(op)) {
+			in.event = AFS_ROTATE_INTERRUPTED;
+			continue;
+		}
+
 		switch (d.action) {
 		case AFS_ROTATE_SUCCEED:
 		case AFS_ROTATE_FAIL:
@@ -577,21 +584,11 @@ bool afs_select_fileserver(struct afs_operation *op)
 			return false;
 
 		case AFS_ROTATE_SLEEP_RETRY:
-			if (!afs_rotate_sleep(op)) {
-				in.event = AFS_ROTATE_INTERRUPTED;
-				continue;
-			}
-			fallthrough;
 		case AFS_ROTATE_RETRY:
 			_leave(" = t [retry]");
 			return true;
 
 		case AFS_ROTATE_SLEEP_START:
-			if (!afs_rotate_sleep(op)) {
-				in.event = AFS_ROTATE_INTERRUPTED;
-				continue;
-			}
-			fallthrough;
 		case AFS_ROTATE_START:
 			ret = afs_rotate_start(op);
 			if (ret < 0) {

@@ -6,6 +6,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/sched/signal.h>
 
 #define ABORT(code)	{ .event = AFS_ROTATE_CALL_DONE, .error = -ECONNABORTED, \
 			  .abort_code = (code), .volume_rw = true }
@@ -426,6 +427,231 @@ static void afs_rotate_table_coverage(struct kunit *test)
 	kunit_info(test, "%zu transitions in the table\n", ARRAY_SIZE(afs_rotate_cases));
 }
 
+/*
+ * Driver cases: afs_select_fileserver() on a volume served by two fake
+ * servers of two addresses each, all of them answering probes, so that no
+ * real probe or VLDB lookup is made.  Each call's outcome is set by hand,
+ * as afs_wait_for_operation() would after a real call.  At the end every
+ * reference on the server list and the address lists must be back where
+ * it started.
+ */
+#define AFS_TEST_SERVERS	2
+
+struct afs_rotate_fixture {
+	struct afs_cell		*cell;
+	struct afs_volume	*volume;
+	struct afs_vnode	*vnode;
+	struct afs_server_list	*slist;
+	struct afs_server	*servers[AFS_TEST_SERVERS];
+	struct afs_addr_list	*alists[AFS_TEST_SERVERS];
+	struct afs_operation	*op;
+};
+
+static int afs_rotate_driver_init(struct kunit *test)
+{
+	struct afs_rotate_fixture *f;
+	int i;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	test->priv = f;
+
+	f->cell = kunit_kzalloc(test, sizeof(*f->cell), GFP_KERNEL);
+	f->volume = kunit_kzalloc(test, sizeof(*f->volume), GFP_KERNEL);
+	f->vnode = kunit_kzalloc(test, sizeof(*f->vnode), GFP_KERNEL);
+	f->op = kunit_kzalloc(test, sizeof(*f->op), GFP_KERNEL);
+	f->slist = kunit_kzalloc(test, struct_size(f->slist, servers, AFS_TEST_SERVERS),
+				 GFP_KERNEL);
+	if (!f->cell || !f->volume || !f->vnode || !f->op || !f->slist)
+		return -ENOMEM;
+
+	refcount_set(&f->slist->usage, 1);	/* The fixture's own */
+	rwlock_init(&f->slist->lock);
+	f->slist->nr_servers = AFS_TEST_SERVERS;
+	for (i = 0; i < AFS_TEST_SERVERS; i++) {
+		struct afs_server *server;
+		struct afs_addr_list *alist;
+
+		server = kunit_kzalloc(test, sizeof(*server), GFP_KERNEL);
+		alist = afs_alloc_addrlist(2, FS_SERVICE, AFS_FS_PORT);
+		if (!server || !alist) {
+			afs_put_addrlist(alist);
+			return -ENOMEM;
+		}
+		afs_merge_fs_addr4(alist, htonl(0x0a000001 + 2 * i), AFS_FS_PORT);
+		afs_merge_fs_addr4(alist, htonl(0x0a000002 + 2 * i), AFS_FS_PORT);
+		alist->responded = 0x3;
+		f->alists[i] = alist;
+
+		rwlock_init(&server->fs_lock);
+		RCU_INIT_POINTER(server->addresses, alist);
+		server->cell = f->cell;
+		server->probe.rtt = 100 * (i + 1);	/* Server 0 is nearer */
+		set_bit(AFS_SERVER_FL_RESPONDING, &server->flags);
+		f->servers[i] = server;
+		f->slist->servers[i].server = server;
+	}
+
+	rwlock_init(&f->volume->servers_lock);
+	RCU_INIT_POINTER(f->volume->servers, f->slist);
+	f->volume->update_at = TIME64_MAX;	/* No VLDB lookups */
+	f->volume->type = AFSVL_RWVOL;
+	f->volume->cell = f->cell;
+	strscpy(f->volume->name, "test.vol", sizeof(f->volume->name));
+
+	seqlock_init(&f->vnode->cb_lock);
+	f->vnode->volume = f->volume;
+
+	/* As afs_alloc_operation() leaves it. */
+	f->op->volume = f->volume;
+	f->op->file[0].vnode = f->vnode;
+	f->op->error = -EDESTADDRREQ;
+	f->op->ac.error = SHRT_MAX;
+	return 0;
+}
+
+static void afs_rotate_driver_exit(struct kunit *test)
+{
+	struct afs_rotate_fixture *f = test->priv;
+	int i;
+
+	if (!f || !f->op)
+		return;
+	/* What afs_put_operation() does with the rotation's leftovers. */
+	afs_end_cursor(&f->op->ac);
+	if (f->op->server_list)
+		afs_put_serverlist(NULL, f->op->server_list);
+
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->slist->usage), 1);
+	for (i = 0; i < AFS_TEST_SERVERS; i++) {
+		if (!f->alists[i])
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, refcount_read(&f->alists[i]->usage), 1,
+				    "address list %d", i);
+		afs_put_addrlist(f->alists[i]);
+	}
+}
+
+/* Finish a call the way afs_wait_for_operation() does. */
+static void afs_test_call_ends(struct afs_operation *op, int error, u32 abort_code)
+{
+	op->ac.error = error;
+	op->ac.abort_code = abort_code;
+	op->ac.responded = error != -EHOSTUNREACH;
+	op->error = error;
+}
+
+static void afs_rotate_driver_success(struct kunit *test)
+{
+	struct afs_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[0]);
+	KUNIT_EXPECT_PTR_EQ(test, op->ac.alist, f->alists[0]);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->alists[0]->usage), 2);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->slist->usage), 2);
+
+	afs_test_call_ends(op, 0, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, 0);
+	KUNIT_EXPECT_NULL(test, op->ac.alist);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));	/* Stopped */
+}
+
+static void afs_rotate_driver_offline_then_other(struct kunit *test)
+{
+	struct afs_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[0]);
+	afs_test_call_ends(op, -ECONNABORTED, VOFFLINE);
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[1]);
+	KUNIT_EXPECT_PTR_EQ(test, op->ac.alist, f->alists[1]);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->alists[0]->usage), 1);
+	KUNIT_EXPECT_TRUE(test, test_bit(AFS_VOLUME_OFFLINE, &f->volume->flags));
+
+	afs_test_call_ends(op, 0, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, 0);
+}
+
+static void afs_rotate_driver_next_address(struct kunit *test)
+{
+	struct afs_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_ASSERT_EQ(test, op->ac.index, 0);
+	afs_test_call_ends(op, -EHOSTUNREACH, 0);
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[0]);
+	KUNIT_EXPECT_EQ(test, op->ac.index, 1);
+
+	afs_test_call_ends(op, -ECONNABORTED, VDISKFULL);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, -ENOSPC);
+}
+
+/* Both servers busy: one sleep, a second round, then success. */
+static void afs_rotate_driver_busy_round(struct kunit *test)
+{
+	struct afs_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	afs_test_call_ends(op, -ECONNABORTED, VBUSY);
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[1]);
+	afs_test_call_ends(op, -ECONNABORTED, VBUSY);
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));	/* Sleeps 1 s */
+	KUNIT_EXPECT_EQ(test, op->nr_busy_rounds, 1);
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[0]);
+
+	afs_test_call_ends(op, 0, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, 0);
+}
+
+/* A signal during the sleep ends the operation, references dropped. */
+static void afs_rotate_driver_signal(struct kunit *test)
+{
+	struct afs_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	op->flags |= AFS_OPERATION_CUR_ONLY;
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	afs_test_call_ends(op, -ECONNABORTED, VBUSY);
+
+	allow_signal(SIGUSR1);
+	send_sig(SIGUSR1, current, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	flush_signals(current);
+	disallow_signal(SIGUSR1);
+
+	KUNIT_EXPECT_EQ(test, op->error, -ERESTARTSYS);
+	KUNIT_EXPECT_NULL(test, op->ac.alist);
+}
+
+static struct kunit_case afs_rotate_driver_cases[] = {
+	KUNIT_CASE(afs_rotate_driver_success),
+	KUNIT_CASE(afs_rotate_driver_offline_then_other),
+	KUNIT_CASE(afs_rotate_driver_next_address),
+	KUNIT_CASE(afs_rotate_driver_busy_round),
+	KUNIT_CASE(afs_rotate_driver_signal),
+	{}
+};
+
+static struct kunit_suite afs_rotate_driver_suite = {
+	.name = "afs_rotate_driver",
+	.init = afs_rotate_driver_init,
+	.exit = afs_rotate_driver_exit,
+	.test_cases = afs_rotate_driver_cases,
+};
+
 static struct kunit_case afs_rotate_test_cases[] = {
 	KUNIT_CASE_PARAM(afs_rotate_decide_table, afs_rotate_gen_params),
 	KUNIT_CASE(afs_rotate_table_coverage),
@@ -447,7 +673,7 @@ static struct kunit_suite afs_rotate_suite = {
 	.test_cases = afs_rotate_test_cases,
 };
 
-kunit_test_suite(afs_rotate_suite);
+kunit_test_suites(&afs_rotate_suite, &afs_rotate_driver_suite);
 
 #undef ABORT
 #undef ABORT_RO

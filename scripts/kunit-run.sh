@@ -27,7 +27,13 @@ log=$results/kunit-$name.log
 tap=$results/kunit-$name.tap
 json=$results/kunit-$name.json
 summary=$results/kunit-$name.summary
-rm -f "$log" "$log.build" "$tap" "$json" "$summary" "$results/kunit-$name.txt"
+build_log=$log.build
+if [ -n "${AFS_KUNIT_BUILD_ONLY:-}" ]; then
+	# Another run wants the kernel: leave this run's results alone.
+	build_log=$results/kunit-$name.rebuild.log
+else
+	rm -f "$log" "$build_log" "$tap" "$json" "$summary" "$results/kunit-$name.txt"
+fi
 
 fail() {
 	echo "kunit-$name: $*" | tee "$summary" >&2
@@ -49,10 +55,10 @@ esac
 echo "kunit-$name: building in $build/kunit-$name"
 start=$(date +%s)
 # kunit.py calls stty; with no terminal it complains, harmlessly.
-if ! "$kunit" build "${args[@]}" --jobs="$(nproc)" > "$log.build" 2>&1 < /dev/null; then
-	grep -E 'error|Error|ERROR' "$log.build" | head -n 20 >&2 || true
-	tail -n 20 "$log.build" >&2
-	fail "kunit.py build failed; see $log.build"
+if ! "$kunit" build "${args[@]}" --jobs="$(nproc)" > "$build_log" 2>&1 < /dev/null; then
+	grep -E 'error|Error|ERROR' "$build_log" | head -n 20 >&2 || true
+	tail -n 20 "$build_log" >&2
+	fail "kunit.py build failed; see $build_log"
 fi
 built=$(date +%s)
 if [ -n "${AFS_KUNIT_BUILD_ONLY:-}" ]; then

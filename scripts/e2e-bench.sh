@@ -22,10 +22,17 @@ if [ ! -f "$stock/Makefile" ]; then
 	git -C "$tree" worktree prune
 	git -C "$tree" worktree add -q -f --detach "$stock" pristine >&2
 fi
+. "$repo/scripts/lib-lock.sh"
+heavy_lock
+make_options=()
+if command -v ccache > /dev/null; then
+	export CCACHE_BASEDIR=$build
+	make_options=(--make_options="CC=ccache gcc")
+fi
 grep -v AFS_KUNIT_TEST "$repo/.kunitconfig" > "$build/stock.kunitconfig"
 echo "bench: building the stock kernel in $build/kunit-stock" >&2
 "$stock/tools/testing/kunit/kunit.py" build --arch=x86_64 \
-	--build_dir="$build/kunit-stock" --jobs="$(nproc)" \
+	--build_dir="$build/kunit-stock" --jobs="$(nproc)" "${make_options[@]}" \
 	--kunitconfig="$build/stock.kunitconfig" \
 	--kunitconfig="$repo/kconfig/x86_64.config" \
 	--kunitconfig="$repo/kconfig/boot.config" > "$results/bench-stock.build" 2>&1 < /dev/null ||

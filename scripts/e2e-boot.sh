@@ -7,6 +7,7 @@
 #	scripts/e2e-boot.sh <kernel> check|bench <console log> <tap file>
 #	scripts/e2e-boot.sh <kernel> shell
 #
+# AFS_E2E_TOPICS=a,b runs only those topics (e2e/topics/*-<topic>.sh).
 # Exits with QEMU's status, 124 on a timeout (AFS_E2E_TIMEOUT, 900 s).
 
 set -euo pipefail
@@ -14,9 +15,12 @@ set -euo pipefail
 kernel=$1 mode=$2
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 initrd=$("$repo/scripts/e2e-initramfs.sh")
+. "$repo/scripts/lib-lock.sh"
+heavy_lock
 
 append="console=ttyS0 loglevel=5 panic=-1 kunit.enable=0 rdinit=/init"
 append+=" kafs.rootcell=test.example:127.1.0.1 e2e=$mode"
+[ -z "${AFS_E2E_TOPICS:-}" ] || append+=" e2e.topics=$AFS_E2E_TOPICS"
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -nographic -nic none
       -m 2048 -smp 2 -bios qboot.rom -kernel "$kernel" -initrd "$initrd"
       -append "$append")

@@ -40,6 +40,9 @@ fail() {
 	exit 1
 }
 
+. "$repo/scripts/lib-lock.sh"
+heavy_lock
+
 tree=$("$repo/overlay.sh" | tail -n 1)
 kunit=$tree/tools/testing/kunit/kunit.py
 

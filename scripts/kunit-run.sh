@@ -51,9 +51,17 @@ args=(--arch="$arch" --build_dir="$build/kunit-$name"
 for f in "$@"; do
 	args+=(--kunitconfig="$repo/$f")
 done
+cross=
 case $arch in
-arm64)	args+=(--cross_compile=aarch64-linux-gnu-) ;;
+arm64)	cross=aarch64-linux-gnu- ;;
 esac
+[ -z "$cross" ] || args+=(--cross_compile="$cross")
+# ccache, with its cache outside the repository and paths taken relative to
+# the build directory, so that a second clone on this machine hits it too.
+if command -v ccache > /dev/null; then
+	export CCACHE_BASEDIR=$build
+	args+=(--make_options="CC=ccache ${cross}gcc")
+fi
 
 echo "kunit-$name: building in $build/kunit-$name"
 start=$(date +%s)

@@ -13,18 +13,19 @@ build=${AFS_BUILD_DIR:-$repo/build}
 out=$build/e2e
 image=$out/initramfs.cpio.gz
 
-# Never with recommends: openafs-client recommends the OpenAFS kernel
-# module's DKMS package, which must not be built for this machine.
-"$repo/scripts/install-deps.sh" openafs-fileserver openafs-dbserver \
-	openafs-client busybox-static cpio gzip >&2
+# The OpenAFS programs are unpacked from their packages, never installed
+# here (scripts/guest-debs.sh); busybox-static and cpio are mere tools.
+"$repo/scripts/install-deps.sh" busybox-static cpio gzip >&2
+debroot=$("$repo/scripts/guest-debs.sh")
+libpath=$debroot/usr/lib/x86_64-linux-gnu:$debroot/lib/x86_64-linux-gnu
 
 afs_bins=(/usr/sbin/bosserver /usr/bin/bos /usr/bin/vos /usr/bin/pts
 	  /usr/lib/openafs/ptserver /usr/lib/openafs/vlserver
 	  /usr/lib/openafs/fileserver /usr/lib/openafs/volserver
 	  /usr/lib/openafs/salvager)
 
-stamp=$( { dpkg-query -W openafs-fileserver openafs-dbserver openafs-client \
-		busybox-static libc6; cat "$repo"/e2e/*; } | sha256sum | cut -d' ' -f1)
+stamp=$( { cat "$debroot.stamp"; dpkg-query -W busybox-static libc6;
+	  find "$repo/e2e" -type f | sort | xargs cat; } | sha256sum | cut -d' ' -f1)
 if [ -f "$image" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$image"
 	exit 0
@@ -40,20 +41,25 @@ for applet in $(/bin/busybox --list); do
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
 
-# The binaries and every library they load, at the same paths.
+# The binaries and every library they load, at the paths they have on a
+# machine where the packages are installed.
 for bin in "${afs_bins[@]}"; do
-	cp "$bin" "$root$bin"
-	ldd "$bin" | grep -o '/[^ ]*' | while read -r lib; do
-		[ -e "$root$lib" ] && continue
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
+	cp "$debroot$bin" "$root$bin"
+	LD_LIBRARY_PATH=$libpath ldd "$debroot$bin" | grep -o '/[^ ]*' |
+	while read -r lib; do
+		dest=$root${lib#"$debroot"}
+		[ -e "$dest" ] && continue
+		mkdir -p "$(dirname "$dest")"
+		cp -L "$lib" "$dest"
 	done
 done
 
-for helper in "$repo"/e2e/*.c; do
+for helper in "$repo"/e2e/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$root/bin/$(basename "$helper" .c)" "$helper"
 done
 install -m 0755 "$repo/e2e/init" "$root/init"
+mkdir -p "$root/e2e"
+cp -r "$repo/e2e/lib" "$repo/e2e/topics" "$root/e2e/"
 
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'root:x:0:' > "$root/etc/group"

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# TAP for the end-to-end guest, sourced by /init and shared by every topic.
+# Lines go to /dev/ttyS1 (the host's results/e2e.tap) and to the console.
+# Each check runs under a time limit and says how long it took, so that a
+# hang costs one check, not the run, and slow behaviour shows in the TAP.
+
+TAP=${TAP:-/dev/ttyS1}
+N=0
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-300}
+
+say() { echo "e2e: $*"; }
+tap() { echo "$*" > "$TAP"; echo "$*"; }
+
+# The first lines of a failed check's output, as TAP diagnostics.
+tap_diag() {
+	sed 's/^/# /' "$1" | head -n "${2:-20}" > "$TAP"
+	sed 's/^/# /' "$1" | head -n "${2:-20}"
+}
+
+# run_check <directive> <description> <command...>: one TAP line.  The
+# command gets CHECK_TIMEOUT seconds (then SIGKILL); its output becomes
+# diagnostics if it fails.
+run_check() {
+	directive=$1 desc=$2
+	shift 2
+	N=$((N + 1))
+	t0=$(date +%s)
+	if timeout -s KILL "$CHECK_TIMEOUT" "$@" > /tmp/check.out 2>&1; then
+		tap "ok $N - $desc [$(($(date +%s) - t0)) s]$directive"
+	else
+		rc=$?
+		tap "not ok $N - $desc [$(($(date +%s) - t0)) s]$directive"
+		[ $rc -eq 137 ] && echo "killed after $CHECK_TIMEOUT s" >> /tmp/check.out
+		tap_diag /tmp/check.out
+	fi
+}
+
+# check <description> <command...>
+check() { run_check "" "$@"; }
+
+# todo <description> <reason> <command...>: a check of a known defect,
+# reported but not a failure of the run.
+todo() {
+	desc=$1 reason=$2
+	shift 2
+	run_check " # TODO $reason" "$desc" "$@"
+}
+
+# skip <description> <reason>: a check that cannot run here.
+skip() {
+	N=$((N + 1))
+	tap "ok $N - $1 # SKIP $2"
+}
+
+# wait_for <seconds> <command...>: poll once a second until the command
+# succeeds; print its last output and fail at the limit.
+wait_for() {
+	limit=$1
+	shift
+	i=0
+	while ! "$@" > /tmp/wait.out 2>&1; do
+		i=$((i + 1))
+		[ $i -ge "$limit" ] && { cat /tmp/wait.out; return 1; }
+		sleep 1
+	done
+}
+
+# The plan goes last, then the guest powers off.
+finish() {
+	tap "1..$N"
+	sync
+	reboot -f
+	sleep 10
+}
+
+bail() { tap "Bail out! $*"; finish; }

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Basic use: the namespace operations and small files a person makes,
+# through kAFS on the volume e2e, and all of it still there after a remount.
+
+check "mount %$CELL:e2e" afs-mount %$CELL:e2e $AFS
+check "/proc/net/afs/cells shows the cell" grep -q "$CELL" /proc/net/afs/cells
+check "mkdir" mkdir $AFS/dir
+check "create and write a file" sh -c "printf 'hello, afs\n' > $AFS/dir/hello"
+check "read it back byte for byte" sh -c "printf 'hello, afs\n' | cmp - $AFS/dir/hello"
+check "append" sh -c "printf 'more\n' >> $AFS/dir/hello &&
+	printf 'hello, afs\nmore\n' | cmp - $AFS/dir/hello"
+check "truncate" sh -c "truncate -s 5 $AFS/dir/hello &&
+	[ \$(stat -c %s $AFS/dir/hello) = 5 ] && printf hello | cmp - $AFS/dir/hello"
+check "rename within a directory" sh -c "mv $AFS/dir/hello $AFS/dir/hi &&
+	[ ! -e $AFS/dir/hello ] && printf hello | cmp - $AFS/dir/hi"
+check "rename across directories" sh -c "mkdir $AFS/other && mv $AFS/dir/hi $AFS/other/hi &&
+	[ ! -e $AFS/dir/hi ] && printf hello | cmp - $AFS/other/hi"
+check "hard link in a directory" sh -c "ln $AFS/other/hi $AFS/other/hi2 &&
+	[ \$(stat -c %h $AFS/other/hi) = 2 ] && printf hello | cmp - $AFS/other/hi2"
+check "symlink and readlink" sh -c "ln -s hi $AFS/other/sym &&
+	[ \$(readlink $AFS/other/sym) = hi ] && printf hello | cmp - $AFS/other/sym"
+check "unlink" sh -c "rm $AFS/other/hi2 $AFS/other/sym && [ ! -e $AFS/other/hi2 ] &&
+	[ ! -L $AFS/other/sym ] && [ \$(stat -c %h $AFS/other/hi) = 1 ]"
+check "rmdir" sh -c "rmdir $AFS/dir && [ ! -e $AFS/dir ]"
+check "a directory of 1000 entries, listed completely" sh -c "mkdir $AFS/many &&
+	i=0; while [ \$i -lt 1000 ]; do : > $AFS/many/f\$i || exit 1; i=\$((i + 1)); done;
+	echo 3 > /proc/sys/vm/drop_caches; [ \$(ls $AFS/many | wc -l) = 1000 ]"
+check "fsync" dd if=/dev/zero of=$AFS/fsynced bs=4k count=4 conv=fsync
+check "shared writable mmap, msync, munmap, seen by read()" sh -c "
+	i=0; while [ \$i -lt 256 ]; do printf 0123456789abcdef; i=\$((i + 1)); done > /tmp/map &&
+	cp /tmp/map $AFS/map && mmap-write $AFS/map 100 MAPPED &&
+	printf MAPPED | dd of=/tmp/map bs=1 seek=100 conv=notrunc 2>/dev/null &&
+	cmp /tmp/map $AFS/map"
+basic_start=$(date +%s)
+check "stat: sizes and mtimes sane" sh -c "
+	[ \$(stat -c %s $AFS/fsynced) = 16384 ] && [ \$(stat -c %s $AFS/map) = 4096 ] &&
+	m=\$(stat -c %Y $AFS/map) && now=\$(date +%s) &&
+	[ \$m -ge \$(($basic_start - 120)) ] && [ \$m -le \$((now + 120)) ]"
+check "umount" umount $AFS
+check "mount again" afs-mount %$CELL:e2e $AFS
+check "every file intact after remounting" sh -c "
+	printf hello | cmp - $AFS/other/hi && cmp /tmp/map $AFS/map &&
+	[ \$(ls $AFS/many | wc -l) = 1000 ] &&
+	[ \$(stat -c %s $AFS/fsynced) = 16384 ] && [ ! -e $AFS/dir ]"
+check "umount at the end" umount $AFS

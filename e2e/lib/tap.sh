@@ -19,19 +19,32 @@ tap_diag() {
 }
 
 # run_check <directive> <description> <command...>: one TAP line.  The
-# command gets CHECK_TIMEOUT seconds (then SIGKILL); its output becomes
-# diagnostics if it fails.
+# command (a program or a shell function) gets CHECK_TIMEOUT seconds, then
+# it and its children are killed; its output becomes diagnostics if it fails.
 run_check() {
 	directive=$1 desc=$2
 	shift 2
 	N=$((N + 1))
 	t0=$(date +%s)
-	if timeout -s KILL "$CHECK_TIMEOUT" "$@" > /tmp/check.out 2>&1; then
+	( "$@" ) > /tmp/check.out 2>&1 &
+	pid=$!
+	(
+		trap 'kill $s 2>/dev/null; exit 0' TERM
+		sleep "$CHECK_TIMEOUT" & s=$!
+		wait $s
+		echo "killed after $CHECK_TIMEOUT s" >> /tmp/check.out
+		pkill -KILL -P $pid
+		kill -KILL $pid
+	) 2>/dev/null &
+	watchdog=$!
+	wait $pid
+	rc=$?
+	kill $watchdog 2>/dev/null
+	wait $watchdog 2>/dev/null
+	if [ $rc -eq 0 ]; then
 		tap "ok $N - $desc [$(($(date +%s) - t0)) s]$directive"
 	else
-		rc=$?
 		tap "not ok $N - $desc [$(($(date +%s) - t0)) s]$directive"
-		[ $rc -eq 137 ] && echo "killed after $CHECK_TIMEOUT s" >> /tmp/check.out
 		tap_diag /tmp/check.out
 	fi
 }

@@ -27,6 +27,10 @@ fail() {
 	exit 1
 }
 
+# One hold of the machine for the (re)build and the guest.
+. "$repo/scripts/lib-lock.sh"
+heavy_lock
+
 # The same build directory and fragments as "make test-x86_64": a no-op if
 # that run already built the kernel.
 AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||

@@ -1,0 +1,1060 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Writing to regular files and storing them on the fileserver.
+ *
+ * Copyright (C) 2007 Red Hat, Inc. All Rights Reserved.
+ * Written by David Howells (dhowells@redhat.com)
+ *
+ * Rewritten for the kAFS overlay project: the dirty region and the fate of a
+ * failed store are pure functions, writeback of a file is serialised, and no
+ * store error loses data that could still be stored.
+ *
+ * The rules this file keeps:
+ *
+ * - A folio being written holds the byte range of it that the server does not
+ *   have yet, [from, to), in its private data (afs_folio_dirty() in
+ *   internal.h encodes it).  A write that neither overlaps nor touches that
+ *   range makes the folio be stored first, unless the file's whole content is
+ *   new (created or truncated to zero here), in which case the gap between is
+ *   ours to store too.  A folio made writable through a shared mapping is
+ *   dirty from end to end.
+ *
+ * - One store of a file's data at a time (vnode->store_lock), from gathering
+ *   the folios to settling their fate: two writebacks of a file never
+ *   interleave their stores, and a store's view of the file size is the one
+ *   the previous store left.
+ *
+ * - Any key that wrote to the file may store its data (vnode->wb_keys, added
+ *   at open for writing).  A store refused for want of permission is retried
+ *   with the next key; when every key was refused, the data stays dirty.
+ *
+ * - What a failed store does to the data is afs_store_fate()'s table: the
+ *   data is discarded only when the file or volume can never take it (gone,
+ *   read-only, beyond the largest size); otherwise it stays dirty for a later
+ *   attempt.  Either way the error is recorded on the mapping, for fsync() and
+ *   close() to report.
+ */
+
+#include <linux/backing-dev.h>
+#include <linux/slab.h>
+#include <linux/fs.h>
+#include <linux/pagemap.h>
+#include <linux/writeback.h>
+#include <linux/pagevec.h>
+#include <linux/netfs.h>
+#include "internal.h"
+
+/* The most one store sends: 256 MiB. */
+#define AFS_STORE_MAX_BYTES	(256 * 1024 * 1024)
+
+#ifdef CONFIG_AFS_FSCACHE
+/*
+ * Mark a folio dirty, pinning the cache object it will be written to.
+ */
+bool afs_dirty_folio(struct address_space *mapping, struct folio *folio)
+{
+	return fscache_dirty_folio(mapping, folio,
+				   afs_vnode_cache(AFS_FS_I(mapping->host)));
+}
+
+static void afs_folio_start_fscache(bool caching, struct folio *folio)
+{
+	if (caching)
+		folio_start_fscache(folio);
+}
+
+static void afs_folio_wait_fscache(struct folio *folio)
+{
+	folio_wait_fscache(folio);
+}
+#else
+static void afs_folio_start_fscache(bool caching, struct folio *folio)
+{
+}
+
+static void afs_folio_wait_fscache(struct folio *folio)
+{
+}
+#endif
+
+static void afs_write_to_cache_done(void *priv, ssize_t transferred_or_error,
+				    bool was_async)
+{
+	struct afs_vnode *vnode = priv;
+
+	if (IS_ERR_VALUE(transferred_or_error) &&
+	    transferred_or_error != -ENOBUFS)
+		afs_invalidate_cache(vnode, 0);
+}
+
+/*
+ * The dirty region of a folio, decided without touching the folio.
+ */
+struct afs_dirty_region {
+	size_t	from;		/* First dirty byte */
+	size_t	to;		/* Byte after the last dirty one */
+};
+
+/**
+ * afs_dirty_can_join - Whether a write may join a folio's dirty region
+ * @cur: The folio's dirty region
+ * @from: Where in the folio the write starts
+ * @to: Where in the folio the write ends (exclusive)
+ * @new_content: The file's whole content is new here
+ * @writeback: The folio is being stored
+ *
+ * A folio being stored must not change until the store is settled: the
+ * write waits.  Otherwise a write joins the region when it overlaps or
+ * touches it.  When the content is new, the gap between them is joined too:
+ * it holds the folio's content, which is ours to store.  Otherwise the gap
+ * may hold a third party's data that we never read, so the region must be
+ * stored first.
+ *
+ * Return: true if the write may join the region, false if the folio must be
+ * stored (or its store finish) first.
+ */
+static bool afs_dirty_can_join(const struct afs_dirty_region *cur,
+			       size_t from, size_t to, bool new_content,
+			       bool writeback)
+{
+	if (writeback)
+		return false;
+	return new_content || (to >= cur->from && from <= cur->to);
+}
+
+/* The region after a write of [@from, @to) joined @cur. */
+static struct afs_dirty_region afs_dirty_join(const struct afs_dirty_region *cur,
+					      size_t from, size_t to)
+{
+	return (struct afs_dirty_region){ .from = min(cur->from, from),
+					  .to = max(cur->to, to) };
+}
+
+/**
+ * afs_dirty_continues - Whether a store may carry on into the next folio
+ * @prev: The dirty region of the folio the store has reached
+ * @prev_size: That folio's size
+ * @next: The dirty region of the folio after it
+ * @new_content: The file's whole content is new here
+ *
+ * One store sends one contiguous run of bytes.  It may go on from one folio
+ * into the next if the first is dirty to its end and the next from its start;
+ * when the content is new, the clean bytes between are ours and go too.
+ *
+ * Return: true if the next folio's region belongs in the same store.
+ */
+static bool afs_dirty_continues(const struct afs_dirty_region *prev,
+				size_t prev_size,
+				const struct afs_dirty_region *next,
+				bool new_content)
+{
+	return new_content || (prev->to == prev_size && next->from == 0);
+}
+
+/**
+ * afs_dirty_trim - Cut an invalidated range out of a folio's dirty region
+ * @from: The region's first byte in the folio; updated
+ * @to: The byte after the region's last; updated
+ * @start: The invalidated range's first byte in the folio
+ * @end: The byte after the invalidated range's last
+ *
+ * Called when part of a folio is invalidated (a truncation ending in it).
+ * A range that misses the region leaves it alone.  One that covers it
+ * leaves nothing to store.  One that covers its head or its tail cuts that
+ * off.  One strictly inside it cannot be cut out of a single range, so the
+ * region stays whole and the invalidated bytes are stored as the folio now
+ * holds them (zeroed by the truncation).
+ *
+ * Return: %AFS_DIRTY_UNCHANGED, %AFS_DIRTY_TRIMMED with @from and @to
+ * updated, or %AFS_DIRTY_CLEAN when nothing of the region is left.
+ */
+enum afs_dirty_trim afs_dirty_trim(size_t *from, size_t *to,
+				   size_t start, size_t end)
+{
+	if (*to <= start || *from >= end)
+		return AFS_DIRTY_UNCHANGED;
+	if (*from >= start && *to <= end)
+		return AFS_DIRTY_CLEAN;
+	if (*from < start && *to > end)
+		return AFS_DIRTY_UNCHANGED;
+	if (*from < start)
+		*to = start;
+	else
+		*from = end;
+	return AFS_DIRTY_TRIMMED;
+}
+
+static struct afs_dirty_region afs_folio_region(struct folio *folio)
+{
+	unsigned long priv = (unsigned long)folio_get_private(folio);
+
+	if (!folio_test_private(folio))
+		return (struct afs_dirty_region){ .from = 0, .to = folio_size(folio) };
+	return (struct afs_dirty_region){ .from = afs_folio_dirty_from(folio, priv),
+					  .to = afs_folio_dirty_to(folio, priv) };
+}
+
+static void afs_folio_set_region(struct afs_vnode *vnode, struct folio *folio,
+				 const struct afs_dirty_region *r,
+				 bool mmapped, const char *why)
+{
+	unsigned long priv = afs_folio_dirty(folio, r->from, r->to);
+
+	if (mmapped)
+		priv = afs_folio_dirty_mmapped(priv);
+	if (folio_test_private(folio))
+		folio_change_private(folio, (void *)priv);
+	else
+		folio_attach_private(folio, (void *)priv);
+	trace_afs_folio_dirty(vnode, why, folio);
+}
+
+/*
+ * Prepare a write to part of a folio: bring the folio up to date as far as
+ * the write needs, and make sure its dirty region can take the write.
+ */
+int afs_write_begin(struct file *file, struct address_space *mapping,
+		    loff_t pos, unsigned int len,
+		    struct page **_page, void **fsdata)
+{
+	struct afs_vnode *vnode = AFS_FS_I(file_inode(file));
+	struct afs_dirty_region cur;
+	struct folio *folio;
+	size_t from, to;
+	loff_t start, end;
+	int ret;
+
+	_enter("{%llx:%llu},%llx,%x",
+	       vnode->fid.vid, vnode->fid.vnode, pos, len);
+
+	for (;;) {
+		/* Reads the folio first unless the write covers what the file
+		 * holds of it.
+		 */
+		ret = netfs_write_begin(&vnode->netfs, file, mapping, pos, len,
+					&folio, fsdata);
+		if (ret < 0)
+			return ret;
+
+		from = offset_in_folio(folio, pos);
+		to = from + len;
+		if (!folio_test_private(folio))
+			break;
+
+		cur = afs_folio_region(folio);
+		if (afs_dirty_can_join(&cur, from, to,
+				       test_bit(AFS_VNODE_NEW_CONTENT, &vnode->flags),
+				       folio_test_writeback(folio)))
+			break;
+
+		/* Store the folio (or let the store under way finish), then
+		 * look again.  The folio lock is dropped first: the store
+		 * takes the file's store lock, whose holder may be waiting
+		 * for this folio.
+		 */
+		trace_afs_folio_dirty(vnode, tracepoint_string("flush"), folio);
+		start = folio_pos(folio);
+		end = start + folio_size(folio) - 1;
+		folio_unlock(folio);
+		folio_put(folio);
+		/* If the store failed, the folio is still in the way. */
+		ret = filemap_write_and_wait_range(mapping, start, end);
+		if (ret < 0)
+			return ret;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+	}
+
+	*_page = folio_file_page(folio, pos / PAGE_SIZE);
+	_leave(" = 0");
+	return 0;
+}
+
+/*
+ * Finish a write to part of a folio: extend the file and the folio's dirty
+ * region to cover what was copied.
+ */
+int afs_write_end(struct file *file, struct address_space *mapping,
+		  loff_t pos, unsigned int len, unsigned int copied,
+		  struct page *subpage, void *fsdata)
+{
+	struct folio *folio = page_folio(subpage);
+	struct afs_vnode *vnode = AFS_FS_I(file_inode(file));
+	struct afs_dirty_region r;
+	size_t from = offset_in_folio(folio, pos);
+	loff_t end = pos + copied;
+
+	_enter("{%llx:%llu},{%lx}",
+	       vnode->fid.vid, vnode->fid.vnode, folio_index(folio));
+
+	if (!folio_test_uptodate(folio)) {
+		/* Only the written bytes are valid: a short copy leaves the
+		 * folio as it was and the caller tries again.
+		 */
+		if (copied < len) {
+			copied = 0;
+			goto out;
+		}
+		folio_mark_uptodate(folio);
+	}
+	if (copied == 0)
+		goto out;
+
+	if (end > i_size_read(&vnode->netfs.inode)) {
+		write_seqlock(&vnode->cb_lock);
+		if (end > i_size_read(&vnode->netfs.inode))
+			afs_set_i_size(vnode, end);
+		write_sequnlock(&vnode->cb_lock);
+		fscache_update_cookie(afs_vnode_cache(vnode), NULL, &end);
+	}
+
+	if (folio_test_private(folio)) {
+		r = afs_folio_region(folio);
+		r = afs_dirty_join(&r, from, from + copied);
+		afs_folio_set_region(vnode, folio, &r,
+				     afs_is_folio_dirty_mmapped((unsigned long)folio_get_private(folio)),
+				     tracepoint_string("dirty+"));
+	} else {
+		r = (struct afs_dirty_region){ .from = from, .to = from + copied };
+		afs_folio_set_region(vnode, folio, &r, false,
+				     tracepoint_string("dirty"));
+	}
+	folio_mark_dirty(folio);
+
+out:
+	folio_unlock(folio);
+	folio_put(folio);
+	return copied;
+}
+
+/*
+ * What a store's error does to the data it carried.
+ */
+enum afs_store_fate {
+	AFS_STORE_DONE,		/* Stored */
+	AFS_STORE_NEXT_KEY,	/* Refused to this key: try the next one */
+	AFS_STORE_KEEP,		/* Keep the data dirty for another attempt */
+	AFS_STORE_DISCARD,	/* The file can never take it: drop it */
+};
+
+/**
+ * afs_store_fate - Decide what becomes of the data of a failed store
+ * @error: The store's result
+ *
+ * Only errors that say the file or its volume can no longer take the data
+ * discard it: the file was deleted (-ENOENT, -ESTALE), the volume is gone
+ * (-ENOMEDIUM, -ENXIO) or read-only (-EROFS), or the data lies beyond what
+ * the server can hold (-EFBIG).  Permission errors move on to the next key.
+ * Everything else, including timeouts, lost connections, a busy or failing
+ * server, a full disk and an exceeded quota, keeps the data dirty: a later
+ * writeback or fsync() tries again.
+ *
+ * Return: The fate of the data.
+ */
+static enum afs_store_fate afs_store_fate(int error)
+{
+	switch (error) {
+	case 0:
+		return AFS_STORE_DONE;
+	case -EACCES:
+	case -EPERM:
+	case -ENOKEY:
+	case -EKEYEXPIRED:
+	case -EKEYREJECTED:
+	case -EKEYREVOKED:
+		return AFS_STORE_NEXT_KEY;
+	case -ENOENT:
+	case -ESTALE:
+	case -ENOMEDIUM:
+	case -ENXIO:
+	case -EROFS:
+	case -EFBIG:
+		return AFS_STORE_DISCARD;
+	default:
+		return AFS_STORE_KEEP;
+	}
+}
+
+/* The fate of data whose store is over: every key was tried. */
+static enum afs_store_fate afs_settle_fate(int error)
+{
+	enum afs_store_fate fate = afs_store_fate(error);
+
+	return fate == AFS_STORE_NEXT_KEY ? AFS_STORE_KEEP : fate;
+}
+
+/*
+ * Take the next key after @prev (or the first if NULL) in the file's list of
+ * keys that wrote to it and are still valid, dropping @prev.  NULL when none
+ * is left.
+ */
+static struct afs_wb_key *afs_next_wb_key(struct afs_vnode *vnode,
+					  struct afs_wb_key *prev)
+{
+	struct afs_wb_key *wbk = NULL, *p;
+
+	spin_lock(&vnode->wb_lock);
+	p = prev ? list_next_entry(prev, vnode_link) :
+		list_first_entry(&vnode->wb_keys, struct afs_wb_key, vnode_link);
+	list_for_each_entry_from(p, &vnode->wb_keys, vnode_link) {
+		if (key_validate(p->key) == 0) {
+			refcount_inc(&p->usage);
+			wbk = p;
+			break;
+		}
+	}
+	spin_unlock(&vnode->wb_lock);
+
+	afs_put_wb_key(prev);
+	return wbk;
+}
+
+static void afs_store_data_success(struct afs_operation *op)
+{
+	struct afs_vnode *vnode = op->file[0].vnode;
+
+	op->ctime = op->file[0].scb.status.mtime_client;
+	afs_vnode_commit_status(op, &op->file[0]);
+	if (op->error == 0) {
+		afs_stat_v(vnode, n_stores);
+		atomic_long_add(op->store.size, &afs_v2net(vnode)->n_store_bytes);
+	}
+}
+
+/*
+ * Point the store's iterator at its data in the page cache.  Each call sends
+ * the data afresh: rotation may issue the call again, to another address or
+ * server or after a busy server's sleep, and the iterator the last call sent
+ * from is used up.
+ */
+static void afs_store_rewind(struct afs_operation *op)
+{
+	struct afs_vnode *vnode = op->file[0].vnode;
+
+	iov_iter_xarray(op->store.write_iter, ITER_SOURCE,
+			&vnode->netfs.inode.i_mapping->i_pages,
+			op->store.pos, op->store.size);
+}
+
+static void afs_issue_store_afs(struct afs_operation *op)
+{
+	afs_store_rewind(op);
+	afs_fs_store_data(op);
+}
+
+static void afs_issue_store_yfs(struct afs_operation *op)
+{
+	afs_store_rewind(op);
+	yfs_fs_store_data(op);
+}
+
+static const struct afs_operation_ops afs_store_data_operation = {
+	.issue_afs_rpc	= afs_issue_store_afs,
+	.issue_yfs_rpc	= afs_issue_store_yfs,
+	.success	= afs_store_data_success,
+};
+
+/*
+ * Store @len bytes at @pos from the page cache, with one key.
+ */
+static int afs_store_from_cache(struct afs_vnode *vnode, struct key *key,
+				loff_t pos, loff_t len, bool laundering)
+{
+	struct afs_operation *op;
+	struct iov_iter iter;
+
+	op = afs_alloc_operation(key, vnode->volume);
+	if (IS_ERR(op))
+		return PTR_ERR(op);
+
+	afs_op_set_vnode(op, 0, vnode);
+	op->file[0].dv_delta = 1;
+	op->file[0].modification = true;
+	op->store.write_iter = &iter;
+	op->store.pos = pos;
+	op->store.size = len;
+	op->store.laundering = laundering;
+	op->flags |= AFS_OPERATION_UNINTR;
+	op->ops = &afs_store_data_operation;
+
+	afs_begin_vnode_operation(op);
+	/* Under the vnode's I/O lock: the size the last store left. */
+	op->store.i_size = max(pos + len, vnode->netfs.remote_i_size);
+	op->mtime = vnode->netfs.inode.i_mtime;
+	afs_wait_for_operation(op);
+	return afs_put_operation(op);
+}
+
+/* One attempt at a store, with one key: the seam the key rule is tested at. */
+typedef int (*afs_store_fn)(struct afs_vnode *vnode, struct key *key,
+			    loff_t pos, loff_t len, bool laundering);
+
+/**
+ * afs_store_with_keys - Store data with the first writer's key that works
+ * @vnode: The file
+ * @pos: Where the data starts in the file
+ * @len: How much there is
+ * @laundering: The folio is being laundered, not under writeback
+ * @store: How to make one attempt
+ *
+ * Any key that opened the file for writing may store its data: they are
+ * tried in the order they were added, skipping keys that are no longer
+ * valid, and a key the server refuses (afs_store_fate() says
+ * %AFS_STORE_NEXT_KEY) gives way to the next.
+ *
+ * Return: 0 once a key stored the data; the error of the last attempt
+ * otherwise, or -ENOKEY if no valid key was left to try.
+ */
+static int afs_store_with_keys(struct afs_vnode *vnode, loff_t pos, loff_t len,
+			       bool laundering, afs_store_fn store)
+{
+	struct afs_wb_key *wbk = NULL;
+	int ret = -ENOKEY;
+
+	while ((wbk = afs_next_wb_key(vnode, wbk))) {
+		ret = store(vnode, wbk->key, pos, len, laundering);
+		if (afs_store_fate(ret) != AFS_STORE_NEXT_KEY)
+			break;
+	}
+	afs_put_wb_key(wbk);
+	return ret;
+}
+
+/*
+ * Store @len bytes at @pos from the page cache of @vnode.
+ */
+static int afs_store_data(struct afs_vnode *vnode, loff_t pos, loff_t len,
+			  bool laundering)
+{
+	int ret;
+
+	_enter("%s{%llx:%llu.%u},%llx,%llx",
+	       vnode->volume->name, vnode->fid.vid, vnode->fid.vnode,
+	       vnode->fid.unique, len, pos);
+
+	trace_afs_store(vnode, pos, len, false, 0);
+	ret = afs_store_with_keys(vnode, pos, len, laundering,
+				  afs_store_from_cache);
+	trace_afs_store(vnode, pos, len, true, ret);
+	_leave(" = %d", ret);
+	return ret;
+}
+
+/*
+ * Settle the folios from @first to @last that a store of [@pos, @pos + @len)
+ * had under writeback: clean them, keep them dirty, or drop them, as the
+ * store's result says.
+ */
+static void afs_store_settle(struct afs_vnode *vnode,
+			     struct writeback_control *wbc,
+			     pgoff_t first, pgoff_t last,
+			     loff_t pos, loff_t len, int error)
+{
+	struct address_space *mapping = vnode->netfs.inode.i_mapping;
+	enum afs_store_fate fate = afs_settle_fate(error);
+	pgoff_t index = first;
+	struct folio *folio;
+
+	if (error) {
+		pr_notice_ratelimited("kAFS: Store of %llx+%llx to {%llx:%llu} failed: %d, data %s\n",
+				      pos, len, vnode->fid.vid, vnode->fid.vnode,
+				      error, fate == AFS_STORE_DISCARD ?
+				      "discarded" : "kept for another attempt");
+		if (fate == AFS_STORE_DISCARD)
+			trace_afs_file_error(vnode, error,
+					     afs_file_error_writeback_fail);
+		mapping_set_error(mapping, error);
+	}
+
+	while (index <= last) {
+		folio = filemap_get_folio(mapping, index);
+		if (!folio) {
+			index++;
+			continue;
+		}
+		index = folio_next_index(folio);
+
+		switch (fate) {
+		case AFS_STORE_DONE:
+			trace_afs_folio_dirty(vnode, tracepoint_string("clear"), folio);
+			folio_detach_private(folio);
+			folio_end_writeback(folio);
+			break;
+		case AFS_STORE_KEEP:
+		default:
+			trace_afs_folio_dirty(vnode, tracepoint_string("redirty"), folio);
+			folio_redirty_for_writepage(wbc, folio);
+			folio_end_writeback(folio);
+			break;
+		case AFS_STORE_DISCARD:
+			folio_end_writeback(folio);
+			folio_lock(folio);
+			if (folio->mapping == mapping) {
+				trace_afs_folio_dirty(vnode, tracepoint_string("discard"), folio);
+				folio_clear_uptodate(folio);
+				generic_error_remove_page(mapping, &folio->page);
+			}
+			folio_unlock(folio);
+			break;
+		}
+		folio_put(folio);
+	}
+
+	afs_prune_wb_keys(vnode);
+}
+
+/* Put a locked folio, its dirty mark already cleared for I/O, under
+ * writeback for a store and unlock it.
+ */
+static void afs_folio_start_store(struct afs_vnode *vnode, struct folio *folio,
+				  bool caching, const char *why)
+{
+	folio_start_writeback(folio);
+	afs_folio_start_fscache(caching, folio);
+	trace_afs_folio_dirty(vnode, why, folio);
+	folio_unlock(folio);
+}
+
+/*
+ * Take the folio at @index into the store being gathered if it carries on
+ * from where the store has reached: it must be dirty, not under writeback,
+ * lockable without waiting, and its region must continue the run.  Returns
+ * it locked, or NULL.
+ */
+static struct folio *afs_gather_next(struct address_space *mapping,
+				     pgoff_t index,
+				     const struct afs_dirty_region *prev,
+				     size_t prev_size, bool new_content)
+{
+	struct afs_dirty_region next;
+	struct folio *folio;
+
+	folio = filemap_get_folio(mapping, index);
+	if (!folio)
+		return NULL;
+	if (!folio_trylock(folio))
+		goto put;
+	if (folio->mapping != mapping || !folio_test_dirty(folio) ||
+	    folio_test_writeback(folio) || folio_test_fscache(folio))
+		goto unlock;
+	next = afs_folio_region(folio);
+	if (!afs_dirty_continues(prev, prev_size, &next, new_content))
+		goto unlock;
+	return folio;
+
+unlock:
+	folio_unlock(folio);
+put:
+	folio_put(folio);
+	return NULL;
+}
+
+/*
+ * Store the dirty region of the locked @folio, whose dirty mark the caller
+ * cleared for I/O, and of the folios after it that continue it, taking
+ * folios that start at or before @end.  A folio
+ * taken is stored whole (its whole dirty region), whatever @end says: a
+ * folio cannot be half clean.  Only the end of the file cuts a region short,
+ * as what lies beyond it is not the file's.  The folio is unlocked on return.
+ *
+ * Return: The number of bytes of the file the folios taken cover, from the
+ * start of @folio, or a negative error.
+ */
+static ssize_t afs_store_folios(struct afs_vnode *vnode,
+				struct writeback_control *wbc,
+				struct folio *folio, loff_t end)
+{
+	struct address_space *mapping = vnode->netfs.inode.i_mapping;
+	bool new_content = test_bit(AFS_VNODE_NEW_CONTENT, &vnode->flags);
+	bool caching = fscache_cookie_enabled(afs_vnode_cache(vnode));
+	loff_t i_size = i_size_read(&vnode->netfs.inode);
+	struct afs_dirty_region r = afs_folio_region(folio);
+	pgoff_t first = folio_index(folio), last;
+	loff_t start = folio_pos(folio) + r.from;
+	loff_t stop;			/* End of the data to store */
+	loff_t limit = start + AFS_STORE_MAX_BYTES;
+	long count = wbc->nr_to_write;
+	struct folio *next, *held = NULL;
+	size_t size;
+	int ret;
+
+	afs_folio_start_store(vnode, folio, caching, tracepoint_string("store"));
+	count -= folio_nr_pages(folio);
+	stop = folio_pos(folio) + r.to;
+	size = folio_size(folio);
+	last = folio_next_index(folio) - 1;
+
+	/* Carry on into the following folios while they continue the run. */
+	while (stop < i_size && stop < limit && count > 0 &&
+	       folio_pos(folio) + size <= end) {
+		next = afs_gather_next(mapping, last + 1, &r, size, new_content);
+		if (!next)
+			break;
+		if (held)
+			folio_put(held);
+		folio = held = next;
+		r = afs_folio_region(folio);
+		if (!folio_clear_dirty_for_io(folio))
+			WARN_ON_ONCE(1);
+		afs_folio_start_store(vnode, folio, caching,
+				      tracepoint_string("store+"));
+		count -= folio_nr_pages(folio);
+		stop = folio_pos(folio) + r.to;
+		size = folio_size(folio);
+		last = folio_next_index(folio) - 1;
+	}
+
+	if (held)
+		folio_put(held);
+	if (stop > i_size)
+		stop = i_size;
+
+	if (stop <= start) {
+		/* Truncated away: nothing of it is the file's any more. */
+		fscache_clear_page_bits(mapping, (loff_t)first * PAGE_SIZE,
+					(last + 1 - first) * PAGE_SIZE, caching);
+		afs_store_settle(vnode, wbc, first, last, start, 0, 0);
+		ret = 0;
+	} else {
+		fscache_write_to_cache(afs_vnode_cache(vnode), mapping, start,
+				       stop - start, i_size,
+				       afs_write_to_cache_done, vnode, caching);
+		ret = afs_store_data(vnode, start, stop - start, false);
+		afs_store_settle(vnode, wbc, first, last, start, stop - start, ret);
+	}
+
+	wbc->nr_to_write = count;
+	return ret < 0 ? ret : (loff_t)(last + 1 - first) * PAGE_SIZE;
+}
+
+/*
+ * Store the dirty folios in [@start, @end] under the file's store lock.
+ */
+static int afs_writepages_region(struct address_space *mapping,
+				 struct writeback_control *wbc,
+				 loff_t start, loff_t end, loff_t *_next)
+{
+	struct afs_vnode *vnode = AFS_FS_I(mapping->host);
+	struct folio_batch fbatch;
+	struct folio *folio;
+	pgoff_t index = start / PAGE_SIZE;
+	ssize_t ret = 0;
+	unsigned int i, n;
+
+	_enter("%llx,%llx,", start, end);
+
+	folio_batch_init(&fbatch);
+	while (wbc->nr_to_write > 0) {
+		n = filemap_get_folios_tag(mapping, &index, end / PAGE_SIZE,
+					   PAGECACHE_TAG_DIRTY, &fbatch);
+		if (!n)
+			break;
+
+		for (i = 0; i < n && wbc->nr_to_write > 0; i++) {
+			folio = fbatch.folios[i];
+			start = folio_pos(folio);
+
+			if (wbc->sync_mode != WB_SYNC_NONE) {
+				ret = folio_lock_killable(folio);
+				if (ret < 0)
+					goto out;
+			} else if (!folio_trylock(folio)) {
+				continue;
+			}
+
+			if (folio->mapping != mapping ||
+			    !folio_test_dirty(folio)) {
+				folio_unlock(folio);
+				continue;
+			}
+			if (folio_test_writeback(folio) ||
+			    folio_test_fscache(folio)) {
+				folio_unlock(folio);
+				if (wbc->sync_mode == WB_SYNC_NONE)
+					continue;
+				folio_wait_writeback(folio);
+				afs_folio_wait_fscache(folio);
+				/* Look at it again in the next batch. */
+				index = folio_index(folio);
+				break;
+			}
+
+			if (!folio_clear_dirty_for_io(folio))
+				WARN_ON_ONCE(1);
+			ret = afs_store_folios(vnode, wbc, folio, end);
+			if (ret < 0)
+				goto out;
+			start += ret;
+			index = start / PAGE_SIZE;
+			/* The batch's later folios may have been stored. */
+			break;
+		}
+		folio_batch_release(&fbatch);
+		cond_resched();
+	}
+	ret = 0;
+out:
+	folio_batch_release(&fbatch);
+	*_next = (loff_t)index * PAGE_SIZE;
+	_leave(" = %zd", ret);
+	return ret;
+}
+
+/*
+ * Store some of the file's dirty data.
+ */
+int afs_writepages(struct address_space *mapping,
+		   struct writeback_control *wbc)
+{
+	struct afs_vnode *vnode = AFS_FS_I(mapping->host);
+	loff_t start, next;
+	int ret;
+
+	_enter("");
+
+	/* One store of the file at a time.  Background writeback leaves the
+	 * file to the writeback already under way.
+	 */
+	if (wbc->sync_mode == WB_SYNC_NONE) {
+		if (!mutex_trylock(&vnode->store_lock))
+			return 0;
+	} else {
+		mutex_lock(&vnode->store_lock);
+	}
+
+	/* A truncation must not shrink the file under a store being gathered;
+	 * afs_setattr() takes this for writing.
+	 */
+	if (wbc->sync_mode == WB_SYNC_ALL) {
+		down_read(&vnode->validate_lock);
+	} else if (!down_read_trylock(&vnode->validate_lock)) {
+		mutex_unlock(&vnode->store_lock);
+		return 0;
+	}
+
+	if (wbc->range_cyclic) {
+		start = mapping->writeback_index * PAGE_SIZE;
+		ret = afs_writepages_region(mapping, wbc, start, LLONG_MAX, &next);
+		if (ret == 0) {
+			mapping->writeback_index = next / PAGE_SIZE;
+			if (start > 0 && wbc->nr_to_write > 0) {
+				ret = afs_writepages_region(mapping, wbc, 0,
+							    start - 1, &next);
+				if (ret == 0)
+					mapping->writeback_index = next / PAGE_SIZE;
+			}
+		}
+	} else if (wbc->range_start == 0 && wbc->range_end == LLONG_MAX) {
+		ret = afs_writepages_region(mapping, wbc, 0, LLONG_MAX, &next);
+		if (wbc->nr_to_write > 0 && ret == 0)
+			mapping->writeback_index = next / PAGE_SIZE;
+	} else {
+		ret = afs_writepages_region(mapping, wbc, wbc->range_start,
+					    wbc->range_end, &next);
+	}
+
+	up_read(&vnode->validate_lock);
+	mutex_unlock(&vnode->store_lock);
+	_leave(" = %d", ret);
+	return ret;
+}
+
+/*
+ * Store one locked folio, for reclaim: never wait for the store lock while
+ * holding the folio's lock, as the holder may be waiting for the folio.
+ */
+int afs_writepage(struct page *subpage, struct writeback_control *wbc)
+{
+	struct folio *folio = page_folio(subpage);
+	struct afs_vnode *vnode = AFS_FS_I(folio_inode(folio));
+	ssize_t ret;
+
+	_enter("{%lx},", folio_index(folio));
+
+	if (!mutex_trylock(&vnode->store_lock)) {
+		folio_redirty_for_writepage(wbc, folio);
+		folio_unlock(folio);
+		return 0;
+	}
+	afs_folio_wait_fscache(folio);
+	ret = afs_store_folios(vnode, wbc, folio, LLONG_MAX);
+	mutex_unlock(&vnode->store_lock);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Write to a file, after checking that what we hold of it is current.
+ */
+ssize_t afs_file_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct afs_vnode *vnode = AFS_FS_I(file_inode(iocb->ki_filp));
+	struct afs_file *af = iocb->ki_filp->private_data;
+	ssize_t ret;
+
+	_enter("{%llx:%llu},{%zu},",
+	       vnode->fid.vid, vnode->fid.vnode, iov_iter_count(from));
+
+	if (IS_SWAPFILE(&vnode->netfs.inode)) {
+		pr_info("AFS: Attempt to write to active swap file!\n");
+		return -EBUSY;
+	}
+	if (!iov_iter_count(from))
+		return 0;
+
+	ret = afs_validate(vnode, af->key);
+	if (ret < 0)
+		return ret;
+
+	ret = generic_file_write_iter(iocb, from);
+	_leave(" = %zd", ret);
+	return ret;
+}
+
+/*
+ * Store the file's dirty data in [@start, @end] and report any error a store
+ * of it met since this file last asked.
+ */
+int afs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
+{
+	struct afs_vnode *vnode = AFS_FS_I(file_inode(file));
+	struct afs_file *af = file->private_data;
+	int ret;
+
+	_enter("{%llx:%llu},{n=%pD},%d",
+	       vnode->fid.vid, vnode->fid.vnode, file, datasync);
+
+	ret = afs_validate(vnode, af->key);
+	if (ret < 0)
+		return ret;
+	return file_write_and_wait_range(file, start, end);
+}
+
+/* A page fault's answer to an error from afs_validate(). */
+static vm_fault_t afs_validate_fault(int error)
+{
+	switch (error) {
+	case 0:
+		return 0;
+	case -ENOMEM:
+		return VM_FAULT_OOM;
+	case -EINTR:
+	case -ERESTARTSYS:
+		return VM_FAULT_NOPAGE;	/* Signalled: let it be delivered */
+	default:
+		return VM_FAULT_SIGBUS;
+	}
+}
+
+/*
+ * A shared-writable mapping is about to write to a folio it has only read:
+ * mark all of it dirty, once any store of it has finished.
+ *
+ * A fatal signal during a wait answers VM_FAULT_NOPAGE, never VM_FAULT_RETRY:
+ * the fault code would take VM_FAULT_RETRY without the folio lock as leave to
+ * lock the folio itself, uninterruptibly, and make the mapping writable with
+ * no dirty region recorded.
+ */
+vm_fault_t afs_page_mkwrite(struct vm_fault *vmf)
+{
+	struct folio *folio = page_folio(vmf->page);
+	struct file *file = vmf->vma->vm_file;
+	struct inode *inode = file_inode(file);
+	struct afs_vnode *vnode = AFS_FS_I(inode);
+	struct afs_file *af = file->private_data;
+	struct afs_dirty_region r = { .from = 0, .to = folio_size(folio) };
+	vm_fault_t ret;
+
+	_enter("{{%llx:%llu}},{%lx}",
+	       vnode->fid.vid, vnode->fid.vnode, folio_index(folio));
+
+	ret = afs_validate_fault(afs_validate(vnode, af->key));
+	if (ret)
+		return ret;
+
+	sb_start_pagefault(inode->i_sb);
+	ret = VM_FAULT_NOPAGE;
+
+#ifdef CONFIG_AFS_FSCACHE
+	if (folio_test_fscache(folio) &&
+	    folio_wait_fscache_killable(folio) < 0)
+		goto out;
+#endif
+	if (folio_lock_killable(folio) < 0)
+		goto out;
+
+	/* Truncated or invalidated while we waited: let the fault be
+	 * retried on whatever is there now.
+	 */
+	if (folio->mapping != inode->i_mapping) {
+		folio_unlock(folio);
+		goto out;
+	}
+
+	/* The region being stored must not change under the store. */
+	if (folio_wait_writeback_killable(folio) < 0) {
+		folio_unlock(folio);
+		goto out;
+	}
+
+	afs_folio_set_region(vnode, folio, &r, true,
+			     tracepoint_string("mkwrite"));
+	file_update_time(file);
+	ret = VM_FAULT_LOCKED;
+out:
+	sb_end_pagefault(inode->i_sb);
+	return ret;
+}
+
+/*
+ * Drop the keys of writers whose data is all stored.
+ */
+void afs_prune_wb_keys(struct afs_vnode *vnode)
+{
+	LIST_HEAD(graveyard);
+	struct afs_wb_key *wbk, *tmp;
+
+	spin_lock(&vnode->wb_lock);
+	if (!mapping_tagged(&vnode->netfs.inode.i_data, PAGECACHE_TAG_WRITEBACK) &&
+	    !mapping_tagged(&vnode->netfs.inode.i_data, PAGECACHE_TAG_DIRTY)) {
+		list_for_each_entry_safe(wbk, tmp, &vnode->wb_keys, vnode_link) {
+			if (refcount_read(&wbk->usage) == 1)
+				list_move(&wbk->vnode_link, &graveyard);
+		}
+	}
+	spin_unlock(&vnode->wb_lock);
+
+	list_for_each_entry_safe(wbk, tmp, &graveyard, vnode_link) {
+		list_del(&wbk->vnode_link);
+		afs_put_wb_key(wbk);
+	}
+}
+
+/*
+ * Store a dirty folio before it is invalidated.  The folio is locked and not
+ * under writeback; it is stored from the page cache like any other.
+ */
+int afs_launder_folio(struct folio *folio)
+{
+	struct afs_vnode *vnode = AFS_FS_I(folio_inode(folio));
+	struct afs_dirty_region r;
+	int ret = 0;
+
+	_enter("{%lx}", folio->index);
+
+	if (folio_clear_dirty_for_io(folio)) {
+		r = afs_folio_region(folio);
+		trace_afs_folio_dirty(vnode, tracepoint_string("launder"), folio);
+		ret = afs_store_data(vnode, folio_pos(folio) + r.from,
+				     r.to - r.from, true);
+		if (ret < 0)
+			mapping_set_error(folio->mapping, ret);
+	}
+
+	trace_afs_folio_dirty(vnode, tracepoint_string("laundered"), folio);
+	folio_detach_private(folio);
+	afs_folio_wait_fscache(folio);
+	return ret;
+}
+
+#if IS_ENABLED(CONFIG_AFS_KUNIT_TEST)
+#include "tests/write_kunit.c"
+#endif

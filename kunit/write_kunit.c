@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* KUnit suites for the write path's rules: the dirty region of a folio, how
+ * writes and stores join it, how invalidation trims it, what a failed store
+ * does to its data, and which key stores it.
+ *
+ * Included by write.c.  Folios are real allocations; the file is a bare vnode
+ * record with its key list; the keys are real keyrings.  The store itself is
+ * replaced, at the afs_store_with_keys() seam, by a recorder.
+ */
+
+#include <kunit/test.h>
+#include <linux/cred.h>
+#include <linux/key.h>
+
+/*
+ * afs_write_region: the encoding of a folio's dirty region in its private
+ * data (internal.h), for every folio order and at the boundaries.
+ */
+
+/* The granularity the encoding keeps for a folio of @order, from its
+ * parameters: exact while a folio offset fits in the field, coarser beyond.
+ */
+static unsigned int afs_write_test_resolution(unsigned int order)
+{
+	int shift = PAGE_SHIFT + order - (__AFS_FOLIO_PRIV_SHIFT - 1);
+
+	return shift > 0 ? shift : 0;
+}
+
+static void afs_write_test_region_round_trip(struct kunit *test,
+					     struct folio *folio,
+					     size_t from, size_t to)
+{
+	unsigned int order = folio_order(folio);
+	size_t unit = (size_t)1 << afs_write_test_resolution(order);
+	size_t want_from = ALIGN_DOWN(from, unit);
+	size_t want_to = ALIGN(to, unit);
+	unsigned long priv = afs_folio_dirty(folio, from, to);
+
+	KUNIT_EXPECT_EQ_MSG(test, afs_folio_dirty_from(folio, priv), want_from,
+			    "order %u [%zu, %zu)", order, from, to);
+	KUNIT_EXPECT_EQ_MSG(test, afs_folio_dirty_to(folio, priv), want_to,
+			    "order %u [%zu, %zu)", order, from, to);
+	KUNIT_EXPECT_FALSE(test, afs_is_folio_dirty_mmapped(priv));
+
+	priv = afs_folio_dirty_mmapped(priv);
+	KUNIT_EXPECT_TRUE(test, afs_is_folio_dirty_mmapped(priv));
+	KUNIT_EXPECT_EQ_MSG(test, afs_folio_dirty_from(folio, priv), want_from,
+			    "mmapped, order %u [%zu, %zu)", order, from, to);
+	KUNIT_EXPECT_EQ_MSG(test, afs_folio_dirty_to(folio, priv), want_to,
+			    "mmapped, order %u [%zu, %zu)", order, from, to);
+}
+
+/* Every order a folio can have here, each at its edges and middles. */
+static void afs_write_region_every_order(struct kunit *test)
+{
+	unsigned int order;
+
+	for (order = 0; order < MAX_ORDER; order++) {
+		struct folio *folio = folio_alloc(GFP_KERNEL | __GFP_NOWARN, order);
+		size_t size = PAGE_SIZE << order, half = size / 2;
+		const size_t points[] = { 0, 1, 511, 512, half - 1, half,
+					  half + 1, size - 4097, size - 1 };
+		unsigned int i, j;
+
+		if (!folio) {
+			kunit_info(test, "no folio of order %u to test", order);
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(points); i++) {
+			if (points[i] >= size)
+				continue;
+			for (j = 0; j < ARRAY_SIZE(points); j++)
+				if (points[j] > points[i] && points[j] <= size)
+					afs_write_test_region_round_trip(test, folio,
+									 points[i],
+									 points[j]);
+			afs_write_test_region_round_trip(test, folio, points[i], size);
+		}
+		folio_put(folio);
+	}
+}
+
+/* A page-sized folio's region is exact on every word size. */
+static void afs_write_region_page_exact(struct kunit *test)
+{
+	struct folio *folio = folio_alloc(GFP_KERNEL, 0);
+	unsigned long priv;
+
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	priv = afs_folio_dirty(folio, 123, 4000);
+	KUNIT_EXPECT_EQ(test, afs_folio_dirty_from(folio, priv), 123);
+	KUNIT_EXPECT_EQ(test, afs_folio_dirty_to(folio, priv), 4000);
+	priv = afs_folio_dirty(folio, 0, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, afs_folio_dirty_from(folio, priv), 0);
+	KUNIT_EXPECT_EQ(test, afs_folio_dirty_to(folio, priv), PAGE_SIZE);
+	priv = afs_folio_dirty(folio, PAGE_SIZE - 1, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, afs_folio_dirty_from(folio, priv), PAGE_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, afs_folio_dirty_to(folio, priv), PAGE_SIZE);
+	folio_put(folio);
+}
+
+static struct kunit_case afs_write_region_cases[] = {
+	KUNIT_CASE(afs_write_region_every_order),
+	KUNIT_CASE(afs_write_region_page_exact),
+	{}
+};
+
+static struct kunit_suite afs_write_region_suite = {
+	.name = "afs_write_region",
+	.test_cases = afs_write_region_cases,
+};
+
+/*
+ * afs_write_join: may a write join a folio's dirty region, or must the folio
+ * be stored first?
+ */
+struct afs_write_test_join {
+	const char	*name;
+	size_t		cur_from, cur_to;	/* The folio's region */
+	size_t		from, to;		/* The write */
+	bool		new_content;
+	bool		writeback;
+	bool		joins;
+};
+
+static const struct afs_write_test_join afs_write_test_joins[] = {
+	{ "overlapping the start",	1000, 2000,  500, 1500, false, false, true },
+	{ "overlapping the end",	1000, 2000, 1500, 2500, false, false, true },
+	{ "inside",			1000, 2000, 1200, 1300, false, false, true },
+	{ "around",			1000, 2000,  500, 2500, false, false, true },
+	{ "the same range",		1000, 2000, 1000, 2000, false, false, true },
+	{ "touching before",		1000, 2000,  500, 1000, false, false, true },
+	{ "touching after",		1000, 2000, 2000, 2500, false, false, true },
+	{ "a gap before",		1000, 2000,  100,  999, false, false, false },
+	{ "a gap after",		1000, 2000, 2001, 3000, false, false, false },
+	{ "a byte's gap after",		1000, 2000, 2001, 2002, false, false, false },
+	{ "a gap before, new content",	1000, 2000,  100,  999, true,  false, true },
+	{ "a gap after, new content",	1000, 2000, 3000, 4096, true,  false, true },
+	{ "overlapping, under writeback", 1000, 2000, 1500, 2500, false, true, false },
+	{ "touching, under writeback",	1000, 2000, 2000, 2500, false, true,  false },
+	{ "new content, under writeback", 1000, 2000, 3000, 4096, true, true, false },
+	{ "whole folio over whole folio",  0, 4096,    0, 4096, false, false, true },
+};
+
+static void afs_write_test_join_desc(const struct afs_write_test_join *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_join, afs_write_test_joins, afs_write_test_join_desc);
+
+static void afs_write_join_rule(struct kunit *test)
+{
+	const struct afs_write_test_join *t = test->param_value;
+	struct afs_dirty_region cur = { .from = t->cur_from, .to = t->cur_to };
+
+	KUNIT_EXPECT_EQ(test, afs_dirty_can_join(&cur, t->from, t->to,
+						 t->new_content, t->writeback),
+			t->joins);
+	if (t->joins && !t->writeback) {
+		struct afs_dirty_region r = afs_dirty_join(&cur, t->from, t->to);
+
+		KUNIT_EXPECT_EQ(test, r.from, min(t->cur_from, t->from));
+		KUNIT_EXPECT_EQ(test, r.to, max(t->cur_to, t->to));
+	}
+}
+
+/*
+ * afs_write_continues: may a store run on from one folio into the next?
+ */
+struct afs_write_test_run {
+	const char	*name;
+	size_t		prev_from, prev_to, prev_size;
+	size_t		next_from, next_to;
+	bool		new_content;
+	bool		continues;
+};
+
+static const struct afs_write_test_run afs_write_test_runs[] = {
+	{ "whole, then whole",		0, 4096, 4096,    0, 4096, false, true },
+	{ "tail, then head",		100, 4096, 4096,  0, 200,  false, true },
+	{ "short of the end, then whole", 0, 4095, 4096, 0, 4096, false, false },
+	{ "whole, then late start",	0, 4096, 4096,    1, 4096, false, false },
+	{ "short, then late, new content", 0, 100, 4096, 200, 300, true, true },
+	{ "whole, then late, new content", 0, 4096, 4096, 1, 4096, true, true },
+};
+
+static void afs_write_test_run_desc(const struct afs_write_test_run *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_run, afs_write_test_runs, afs_write_test_run_desc);
+
+static void afs_write_continues_rule(struct kunit *test)
+{
+	const struct afs_write_test_run *t = test->param_value;
+	struct afs_dirty_region prev = { .from = t->prev_from, .to = t->prev_to };
+	struct afs_dirty_region next = { .from = t->next_from, .to = t->next_to };
+
+	KUNIT_EXPECT_EQ(test, afs_dirty_continues(&prev, t->prev_size, &next,
+						  t->new_content),
+			t->continues);
+}
+
+/*
+ * afs_write_trim: an invalidated range cut out of a dirty region.
+ */
+struct afs_write_test_trim {
+	const char		*name;
+	size_t			from, to;	/* The region */
+	size_t			start, end;	/* Invalidated */
+	enum afs_dirty_trim	result;
+	size_t			want_from, want_to;
+};
+
+static const struct afs_write_test_trim afs_write_test_trims[] = {
+	{ "wholly before",	1000, 2000,    0,  500, AFS_DIRTY_UNCHANGED, 1000, 2000 },
+	{ "touching before",	1000, 2000,    0, 1000, AFS_DIRTY_UNCHANGED, 1000, 2000 },
+	{ "wholly after",	1000, 2000, 2500, 4096, AFS_DIRTY_UNCHANGED, 1000, 2000 },
+	{ "touching after",	1000, 2000, 2000, 4096, AFS_DIRTY_UNCHANGED, 1000, 2000 },
+	{ "the tail",		1000, 2000, 1500, 4096, AFS_DIRTY_TRIMMED,   1000, 1500 },
+	{ "the head",		1000, 2000,    0, 1500, AFS_DIRTY_TRIMMED,   1500, 2000 },
+	{ "all but a byte",	1000, 2000, 1001, 4096, AFS_DIRTY_TRIMMED,   1000, 1001 },
+	{ "exactly",		1000, 2000, 1000, 2000, AFS_DIRTY_CLEAN,     1000, 2000 },
+	{ "around",		1000, 2000,  500, 2500, AFS_DIRTY_CLEAN,     1000, 2000 },
+	{ "from its start on",	1000, 2000, 1000, 4096, AFS_DIRTY_CLEAN,     1000, 2000 },
+	{ "a hole inside",	1000, 2000, 1200, 1300, AFS_DIRTY_UNCHANGED, 1000, 2000 },
+	{ "truncation to zero", 0, 4096,   0, 4096, AFS_DIRTY_CLEAN,	       0, 4096 },
+};
+
+static void afs_write_test_trim_desc(const struct afs_write_test_trim *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_trim, afs_write_test_trims, afs_write_test_trim_desc);
+
+static void afs_write_trim_rule(struct kunit *test)
+{
+	const struct afs_write_test_trim *t = test->param_value;
+	size_t from = t->from, to = t->to;
+
+	KUNIT_EXPECT_EQ(test, afs_dirty_trim(&from, &to, t->start, t->end),
+			t->result);
+	if (t->result != AFS_DIRTY_CLEAN) {
+		KUNIT_EXPECT_EQ(test, from, t->want_from);
+		KUNIT_EXPECT_EQ(test, to, t->want_to);
+	}
+}
+
+/*
+ * afs_write_fate: what a store's result does to its data, per key and once
+ * every key has been tried.
+ */
+struct afs_write_test_fate {
+	const char		*name;
+	int			error;
+	enum afs_store_fate	per_key;	/* afs_store_fate() */
+	enum afs_store_fate	settled;	/* afs_settle_fate() */
+};
+
+static const struct afs_write_test_fate afs_write_test_fates[] = {
+	{ "stored",			0,		AFS_STORE_DONE,	    AFS_STORE_DONE },
+	{ "EACCES: next key",		-EACCES,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
+	{ "EPERM: next key",		-EPERM,		AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
+	{ "ENOKEY: next key",		-ENOKEY,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
+	{ "EKEYEXPIRED: next key",	-EKEYEXPIRED,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
+	{ "EKEYREJECTED: next key",	-EKEYREJECTED,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
+	{ "EKEYREVOKED: next key",	-EKEYREVOKED,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
+	{ "ETIMEDOUT: kept",		-ETIMEDOUT,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ETIME: kept",		-ETIME,		AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ECONNRESET: kept",		-ECONNRESET,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ENETRESET: kept",		-ENETRESET,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "EDESTADDRREQ: kept",		-EDESTADDRREQ,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "EHOSTUNREACH: kept",		-EHOSTUNREACH,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "EBUSY: kept",		-EBUSY,		AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ENOMEM: kept",		-ENOMEM,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ERESTARTSYS: kept",		-ERESTARTSYS,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "EIO: kept",			-EIO,		AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "EREMOTEIO: kept",		-EREMOTEIO,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ENOSPC: kept",		-ENOSPC,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "EDQUOT: kept",		-EDQUOT,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
+	{ "ENOENT: file gone",		-ENOENT,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "ESTALE: file gone",		-ESTALE,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "ENOMEDIUM: volume gone",	-ENOMEDIUM,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "ENXIO: volume gone",		-ENXIO,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "EROFS: read-only",		-EROFS,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "EFBIG: beyond the maximum",	-EFBIG,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+};
+
+static void afs_write_test_fate_desc(const struct afs_write_test_fate *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_fate, afs_write_test_fates, afs_write_test_fate_desc);
+
+static void afs_write_fate_rule(struct kunit *test)
+{
+	const struct afs_write_test_fate *t = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, afs_store_fate(t->error), t->per_key);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(t->error), t->settled);
+}
+
+static struct kunit_case afs_write_rule_cases[] = {
+	KUNIT_CASE_PARAM(afs_write_join_rule, afs_write_test_join_gen_params),
+	KUNIT_CASE_PARAM(afs_write_continues_rule, afs_write_test_run_gen_params),
+	KUNIT_CASE_PARAM(afs_write_trim_rule, afs_write_test_trim_gen_params),
+	KUNIT_CASE_PARAM(afs_write_fate_rule, afs_write_test_fate_gen_params),
+	{}
+};
+
+static struct kunit_suite afs_write_rules_suite = {
+	.name = "afs_write_rules",
+	.test_cases = afs_write_rule_cases,
+};
+
+/*
+ * afs_write_keys: the writers' keys, tried in turn through the store seam.
+ */
+#define AFS_WRITE_TEST_NR_KEYS	3
+
+struct afs_write_test_keys {
+	struct afs_vnode	vnode;
+	struct key		*keys[AFS_WRITE_TEST_NR_KEYS];
+	struct afs_wb_key	*wbks[AFS_WRITE_TEST_NR_KEYS];
+	int			results[AFS_WRITE_TEST_NR_KEYS]; /* Per key */
+	struct key		*tried[AFS_WRITE_TEST_NR_KEYS * 2];
+	unsigned int		nr_tried;
+};
+
+/* The recorder standing in for a store: notes the key, answers for it. */
+static int afs_write_test_store(struct afs_vnode *vnode, struct key *key,
+				loff_t pos, loff_t len, bool laundering)
+{
+	struct afs_write_test_keys *f =
+		container_of(vnode, struct afs_write_test_keys, vnode);
+	unsigned int i;
+
+	if (f->nr_tried < ARRAY_SIZE(f->tried))
+		f->tried[f->nr_tried++] = key;
+	for (i = 0; i < AFS_WRITE_TEST_NR_KEYS; i++)
+		if (f->keys[i] == key)
+			return f->results[i];
+	return -EINVAL;
+}
+
+static int afs_write_keys_init(struct kunit *test)
+{
+	struct afs_write_test_keys *f;
+	char desc[32];
+	unsigned int i;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	spin_lock_init(&f->vnode.wb_lock);
+	INIT_LIST_HEAD(&f->vnode.wb_keys);
+
+	for (i = 0; i < AFS_WRITE_TEST_NR_KEYS; i++) {
+		snprintf(desc, sizeof(desc), "afs_write_test_%u", i);
+		f->keys[i] = keyring_alloc(desc, GLOBAL_ROOT_UID, GLOBAL_ROOT_GID,
+					   current_cred(), KEY_POS_ALL,
+					   KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+		if (IS_ERR(f->keys[i])) {
+			f->keys[i] = NULL;
+			return -ENOMEM;
+		}
+		f->wbks[i] = kzalloc(sizeof(*f->wbks[i]), GFP_KERNEL);
+		if (!f->wbks[i])
+			return -ENOMEM;
+		/* As afs_cache_wb_key() leaves it: the list's reference. */
+		refcount_set(&f->wbks[i]->usage, 1);
+		f->wbks[i]->key = key_get(f->keys[i]);
+		list_add_tail(&f->wbks[i]->vnode_link, &f->vnode.wb_keys);
+	}
+	test->priv = f;
+	return 0;
+}
+
+static void afs_write_keys_exit(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+	unsigned int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < AFS_WRITE_TEST_NR_KEYS; i++) {
+		if (f->wbks[i]) {
+			/* Every attempt gave its reference back. */
+			KUNIT_EXPECT_EQ(test, refcount_read(&f->wbks[i]->usage), 1);
+			list_del(&f->wbks[i]->vnode_link);
+			afs_put_wb_key(f->wbks[i]);
+		}
+		key_put(f->keys[i]);
+	}
+}
+
+static int afs_write_test_run_store(struct afs_write_test_keys *f)
+{
+	return afs_store_with_keys(&f->vnode, 0, 4096, false,
+				   afs_write_test_store);
+}
+
+static void afs_write_keys_first_accepted(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+
+	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), 0);
+	KUNIT_ASSERT_EQ(test, f->nr_tried, 1);
+	KUNIT_EXPECT_PTR_EQ(test, f->tried[0], f->keys[0]);
+}
+
+static void afs_write_keys_eacces_moves_on(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+
+	f->results[0] = -EACCES;
+	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), 0);
+	KUNIT_ASSERT_EQ(test, f->nr_tried, 2);
+	KUNIT_EXPECT_PTR_EQ(test, f->tried[0], f->keys[0]);
+	KUNIT_EXPECT_PTR_EQ(test, f->tried[1], f->keys[1]);
+}
+
+static void afs_write_keys_expired_moves_on(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+
+	f->results[0] = -EKEYEXPIRED;
+	f->results[1] = -EPERM;
+	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), 0);
+	KUNIT_ASSERT_EQ(test, f->nr_tried, 3);
+	KUNIT_EXPECT_PTR_EQ(test, f->tried[2], f->keys[2]);
+}
+
+/* All refused: the last refusal is the answer, and the data is kept. */
+static void afs_write_keys_all_refused(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+	int ret;
+
+	f->results[0] = -EKEYEXPIRED;
+	f->results[1] = -EACCES;
+	f->results[2] = -EACCES;
+	ret = afs_write_test_run_store(f);
+	KUNIT_EXPECT_EQ(test, ret, -EACCES);
+	KUNIT_EXPECT_EQ(test, f->nr_tried, 3);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(ret), AFS_STORE_KEEP);
+}
+
+/* A key that is no longer valid is skipped without an attempt. */
+static void afs_write_keys_revoked_skipped(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+
+	key_revoke(f->keys[0]);
+	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), 0);
+	KUNIT_ASSERT_EQ(test, f->nr_tried, 1);
+	KUNIT_EXPECT_PTR_EQ(test, f->tried[0], f->keys[1]);
+}
+
+/* An error that is not about the key ends the walk: another key would
+ * meet the same server.
+ */
+static void afs_write_keys_other_error_stops(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+
+	f->results[0] = -ETIMEDOUT;
+	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, f->nr_tried, 1);
+}
+
+/* No key at all: -ENOKEY, nothing attempted, and the data kept. */
+static void afs_write_keys_none(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < AFS_WRITE_TEST_NR_KEYS; i++)
+		key_revoke(f->keys[i]);
+	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), -ENOKEY);
+	KUNIT_EXPECT_EQ(test, f->nr_tried, 0);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(-ENOKEY), AFS_STORE_KEEP);
+}
+
+static struct kunit_case afs_write_keys_cases[] = {
+	KUNIT_CASE(afs_write_keys_first_accepted),
+	KUNIT_CASE(afs_write_keys_eacces_moves_on),
+	KUNIT_CASE(afs_write_keys_expired_moves_on),
+	KUNIT_CASE(afs_write_keys_all_refused),
+	KUNIT_CASE(afs_write_keys_revoked_skipped),
+	KUNIT_CASE(afs_write_keys_other_error_stops),
+	KUNIT_CASE(afs_write_keys_none),
+	{}
+};
+
+static struct kunit_suite afs_write_keys_suite = {
+	.name = "afs_write_keys",
+	.init = afs_write_keys_init,
+	.exit = afs_write_keys_exit,
+	.test_cases = afs_write_keys_cases,
+};
+
+kunit_test_suites(&afs_write_region_suite, &afs_write_rules_suite,
+		  &afs_write_keys_suite);

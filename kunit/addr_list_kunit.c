@@ -7,8 +7,8 @@
 #include <kunit/test.h>
 #include <linux/prandom.h>
 
-#define TEST_SERVICE	52	/* VL_SERVICE */
-#define TEST_PORT	7003	/* AFS_VL_PORT */
+#define AFS_TEST_SERVICE	52	/* VL_SERVICE */
+#define AFS_TEST_PORT	7003	/* AFS_VL_PORT */
 
 /*
  * Render a list as text: "a.b.c.d+port" and "[v6]+port", comma-separated, so
@@ -82,7 +82,7 @@ static void afs_test_check_alist(struct kunit *test,
  * Parse suite: one row per input.  A row expects either an error or the
  * parsed list as afs_test_format_alist() renders it.
  */
-struct afs_parse_case {
+struct afs_test_parse_case {
 	const char	*text;
 	size_t		len;		/* 0: strlen(text) */
 	char		delim;
@@ -90,111 +90,108 @@ struct afs_parse_case {
 	const char	*expect;
 };
 
-#define OK(t, d, e)	{ .text = (t), .delim = (d), .expect = (e) }
-#define BAD(t, d, err)	{ .text = (t), .delim = (d), .error = (err) }
+#define AFS_TEST_OK(t, d, e)	{ .text = (t), .delim = (d), .expect = (e) }
+#define AFS_TEST_BAD(t, d, err)	{ .text = (t), .delim = (d), .error = (err) }
 
-static const struct afs_parse_case afs_parse_cases[] = {
+static const struct afs_test_parse_case afs_test_parse_cases[] = {
 	/* Families, brackets and ports. */
-	OK("1.2.3.4",			',', "1.2.3.4+7003"),
-	OK("1.2.3.4+7001",		',', "1.2.3.4+7001"),
-	OK("[::1]",			',', "[::1]+7003"),
-	OK("::1",			',', "[::1]+7003"),
-	OK("[2001:db8::1]+7001",	',', "[2001:db8::1]+7001"),
-	OK("2001:db8::1+7001",		',', "[2001:db8::1]+7001"),
-	OK("[::ffff:1.2.3.4]",		',', "[::ffff:1.2.3.4]+7003"),
-	OK("0.0.0.0",			',', "0.0.0.0+7003"),
-	OK("255.255.255.255+65535",	',', "255.255.255.255+65535"),
-	BAD("1.2.3.4+0",		',', -EINVAL),
-	OK("1.2.3.4+1",			',', "1.2.3.4+1"),
-	OK("1.2.3.4+65535",		',', "1.2.3.4+65535"),
-	BAD("1.2.3.4+65536",		',', -EINVAL),
-	BAD("1.2.3.4+99999999999999999999", ',', -EINVAL),
-	OK("1.2.3.4+007001",		',', "1.2.3.4+7001"),
-	OK("010.001.002.003",		',', "10.1.2.3+7003"),
-	BAD("1.2.3.4+",			',', -EINVAL),
-	BAD("1.2.3.4++7001",		',', -EINVAL),
-	BAD("1.2.3.4+x",		',', -EINVAL),
-	BAD("1.2.3.4+70a1",		',', -EINVAL),
-	BAD("+7001",			',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4",			',', "1.2.3.4+7003"),
+	AFS_TEST_OK("1.2.3.4+7001",		',', "1.2.3.4+7001"),
+	AFS_TEST_OK("[::1]",			',', "[::1]+7003"),
+	AFS_TEST_OK("::1",			',', "[::1]+7003"),
+	AFS_TEST_OK("[2001:db8::1]+7001",	',', "[2001:db8::1]+7001"),
+	AFS_TEST_OK("2001:db8::1+7001",		',', "[2001:db8::1]+7001"),
+	AFS_TEST_OK("[::ffff:1.2.3.4]",		',', "[::ffff:1.2.3.4]+7003"),
+	AFS_TEST_OK("0.0.0.0",			',', "0.0.0.0+7003"),
+	AFS_TEST_OK("255.255.255.255+65535",	',', "255.255.255.255+65535"),
+	AFS_TEST_BAD("1.2.3.4+0",		',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4+1",			',', "1.2.3.4+1"),
+	AFS_TEST_OK("1.2.3.4+65535",		',', "1.2.3.4+65535"),
+	AFS_TEST_BAD("1.2.3.4+65536",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+99999999999999999999", ',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4+007001",		',', "1.2.3.4+7001"),
+	AFS_TEST_OK("010.001.002.003",		',', "10.1.2.3+7003"),
+	AFS_TEST_BAD("1.2.3.4+",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4++7001",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+x",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+70a1",		',', -EINVAL),
+	AFS_TEST_BAD("+7001",			',', -EINVAL),
 
 	/* Delimiters, and when ':' becomes ','. */
-	OK("1.2.3.4,5.6.7.8",		',', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("1.2.3.4:5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("1.2.3.4,5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("::1",			':', "[::1]+7003"),
-	OK("::1,::2",			':', "[::1]+7003,[::2]+7003"),
-	OK("1.2.3.4:[::1]+7001",	':', "1.2.3.4+7003,[::1]+7001"),
-	OK("1.2.3.4+7001:5.6.7.8",	':', "1.2.3.4+7001,5.6.7.8+7003"),
-	BAD("1.2.3.4:::1",		':', -EINVAL),
-	BAD("1.2.3.4;5.6.7.8",		',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4,5.6.7.8",		',', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("1.2.3.4:5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("1.2.3.4,5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("::1",			':', "[::1]+7003"),
+	AFS_TEST_OK("::1,::2",			':', "[::1]+7003,[::2]+7003"),
+	AFS_TEST_OK("1.2.3.4:[::1]+7001",	':', "1.2.3.4+7003,[::1]+7001"),
+	AFS_TEST_OK("1.2.3.4+7001:5.6.7.8",	':', "1.2.3.4+7001,5.6.7.8+7003"),
+	AFS_TEST_BAD("1.2.3.4:::1",		':', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4;5.6.7.8",		',', -EINVAL),
 
 	/* Ordering and duplicates. */
-	OK("5.6.7.8,1.2.3.4",		',', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("[::1],1.2.3.4",		',', "1.2.3.4+7003,[::1]+7003"),
-	OK("[::2],[::1],2.0.0.0,1.0.0.0", ',',
-	   "1.0.0.0+7003,2.0.0.0+7003,[::1]+7003,[::2]+7003"),
-	OK("[fe80::1],[2001:db8::1],[::1]", ',',
-	   "[::1]+7003,[2001:db8::1]+7003,[fe80::1]+7003"),
-	OK("1.2.3.4,1.2.3.4",		',', "1.2.3.4+7003"),
-	OK("1.2.3.4+7003,1.2.3.4",	',', "1.2.3.4+7003"),
-	OK("1.2.3.4+7001,1.2.3.4+7000",	',', "1.2.3.4+7000,1.2.3.4+7001"),
-	OK("1.2.3.4+65535,1.2.3.4+1",	',', "1.2.3.4+1,1.2.3.4+65535"),
-	OK("[::1]+7001,[::1]+7001",	',', "[::1]+7001"),
-	OK("1.0.0.0,0.255.255.255",	',', "0.255.255.255+7003,1.0.0.0+7003"),
+	AFS_TEST_OK("5.6.7.8,1.2.3.4",		',', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("[::1],1.2.3.4",		',', "1.2.3.4+7003,[::1]+7003"),
+	AFS_TEST_OK("[::2],[::1],2.0.0.0,1.0.0.0", ',',
+		    "1.0.0.0+7003,2.0.0.0+7003,[::1]+7003,[::2]+7003"),
+	AFS_TEST_OK("[fe80::1],[2001:db8::1],[::1]", ',',
+		    "[::1]+7003,[2001:db8::1]+7003,[fe80::1]+7003"),
+	AFS_TEST_OK("1.2.3.4,1.2.3.4",		',', "1.2.3.4+7003"),
+	AFS_TEST_OK("1.2.3.4+7003,1.2.3.4",	',', "1.2.3.4+7003"),
+	AFS_TEST_OK("1.2.3.4+7001,1.2.3.4+7000",	',', "1.2.3.4+7000,1.2.3.4+7001"),
+	AFS_TEST_OK("1.2.3.4+65535,1.2.3.4+1",	',', "1.2.3.4+1,1.2.3.4+65535"),
+	AFS_TEST_OK("[::1]+7001,[::1]+7001",	',', "[::1]+7001"),
+	AFS_TEST_OK("1.0.0.0,0.255.255.255",	',', "0.255.255.255+7003,1.0.0.0+7003"),
 
 	/* Empty entries: rejected wherever they are. */
-	BAD(",1.2.3.4",			',', -EINVAL),
-	BAD("1.2.3.4,",			',', -EINVAL),
-	BAD("1.2.3.4,,5.6.7.8",		',', -EINVAL),
-	BAD(":1.2.3.4",			':', -EINVAL),
-	BAD("1.2.3.4:",			':', -EINVAL),
-	BAD("1.2.3.4::5.6.7.8",		':', -EINVAL),
-	BAD(",",			',', -EINVAL),
-	BAD("",				',', -EDESTADDRREQ),
+	AFS_TEST_BAD(",1.2.3.4",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4,",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4,,5.6.7.8",		',', -EINVAL),
+	AFS_TEST_BAD(":1.2.3.4",			':', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4:",			':', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4::5.6.7.8",		':', -EINVAL),
+	AFS_TEST_BAD(",",			',', -EINVAL),
+	AFS_TEST_BAD("",				',', -EDESTADDRREQ),
 
 	/* NUL, whitespace and other junk. */
 	{ .text = "1.2.3.4\0,5.6.7.8", .len = 16, .delim = ',', .error = -EINVAL },
 	{ .text = "\0", .len = 1, .delim = ',', .error = -EINVAL },
-	BAD(" 1.2.3.4",			',', -EINVAL),
-	BAD("1.2.3.4 ",			',', -EINVAL),
-	BAD("1.2.3.4\n",		',', -EINVAL),
-	BAD("1.2.3.4, 5.6.7.8",		',', -EINVAL),
-	BAD("garbage",			',', -EINVAL),
-	BAD("1.2.3",			',', -EINVAL),
-	BAD("1.2.3.4.5",		',', -EINVAL),
-	BAD("256.1.1.1",		',', -EINVAL),
-	BAD("1.2.3.4/24",		',', -EINVAL),
+	AFS_TEST_BAD(" 1.2.3.4",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4 ",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4\n",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4, 5.6.7.8",		',', -EINVAL),
+	AFS_TEST_BAD("garbage",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4.5",		',', -EINVAL),
+	AFS_TEST_BAD("256.1.1.1",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4/24",		',', -EINVAL),
 
 	/* Brackets. */
-	BAD("[::1",			',', -EINVAL),
-	BAD("[",			',', -EINVAL),
-	BAD("[]",			',', -EINVAL),
-	BAD("::1]",			',', -EINVAL),
-	BAD("[::1]x",			',', -EINVAL),
-	BAD("[[::1]]",			',', -EINVAL),
-	BAD("[1.2.3.4]",		',', -EINVAL),
-	BAD("[fe80::1%eth0]",		',', -EINVAL),
-	BAD("fe80::1%1",		',', -EINVAL),
-	BAD("[::1]+",			',', -EINVAL),
+	AFS_TEST_BAD("[::1",			',', -EINVAL),
+	AFS_TEST_BAD("[",			',', -EINVAL),
+	AFS_TEST_BAD("[]",			',', -EINVAL),
+	AFS_TEST_BAD("::1]",			',', -EINVAL),
+	AFS_TEST_BAD("[::1]x",			',', -EINVAL),
+	AFS_TEST_BAD("[[::1]]",			',', -EINVAL),
+	AFS_TEST_BAD("[1.2.3.4]",		',', -EINVAL),
+	AFS_TEST_BAD("[fe80::1%eth0]",		',', -EINVAL),
+	AFS_TEST_BAD("fe80::1%1",		',', -EINVAL),
+	AFS_TEST_BAD("[::1]+",			',', -EINVAL),
 
 	/* A port must be followed by a delimiter or the end. */
-	BAD("1.2.3.4+7001[::1]",	',', -EINVAL),
-	BAD("1.2.3.4+7001 5.6.7.8",	',', -EINVAL),
-	BAD("[::1][::2]",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+7001[::1]",	',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+7001 5.6.7.8",	',', -EINVAL),
+	AFS_TEST_BAD("[::1][::2]",		',', -EINVAL),
 };
 
-#undef OK
-#undef BAD
-
-static size_t afs_parse_case_len(const struct afs_parse_case *c)
+static size_t afs_test_parse_case_len(const struct afs_test_parse_case *c)
 {
 	return c->len ?: strlen(c->text);
 }
 
 /* Name a case by its input, with anything TAP cannot carry escaped. */
-static void afs_parse_case_desc(const struct afs_parse_case *c, char *desc)
+static void afs_test_parse_case_desc(const struct afs_test_parse_case *c, char *desc)
 {
-	size_t len = afs_parse_case_len(c), n = 0, i;
+	size_t len = afs_test_parse_case_len(c), n = 0, i;
 
 	for (i = 0; i < len && n < KUNIT_PARAM_DESC_SIZE - 16; i++) {
 		unsigned char ch = c->text[i];
@@ -210,7 +207,7 @@ static void afs_parse_case_desc(const struct afs_parse_case *c, char *desc)
 	scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, " delim '%c'", c->delim);
 }
 
-KUNIT_ARRAY_PARAM(afs_parse, afs_parse_cases, afs_parse_case_desc);
+KUNIT_ARRAY_PARAM(afs_test_parse, afs_test_parse_cases, afs_test_parse_case_desc);
 
 static struct afs_addr_list *afs_test_vllist_alist(struct afs_vlserver_list *vllist)
 {
@@ -219,7 +216,7 @@ static struct afs_addr_list *afs_test_vllist_alist(struct afs_vlserver_list *vll
 
 static void afs_addr_list_parse_table(struct kunit *test)
 {
-	const struct afs_parse_case *c = test->param_value;
+	const struct afs_test_parse_case *c = test->param_value;
 	struct afs_vlserver_list *vllist;
 	struct afs_addr_list *alist;
 	char *buf;
@@ -227,8 +224,8 @@ static void afs_addr_list_parse_table(struct kunit *test)
 	buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 
-	vllist = afs_parse_text_addrs(NULL, c->text, afs_parse_case_len(c),
-				      c->delim, TEST_SERVICE, TEST_PORT);
+	vllist = afs_parse_text_addrs(NULL, c->text, afs_test_parse_case_len(c),
+				      c->delim, AFS_TEST_SERVICE, AFS_TEST_PORT);
 	if (c->error) {
 		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(vllist), c->error);
 		if (!IS_ERR(vllist))
@@ -243,7 +240,7 @@ static void afs_addr_list_parse_table(struct kunit *test)
 	afs_test_check_alist(test, alist);
 	afs_test_format_alist(alist, buf, 1024);
 	KUNIT_EXPECT_STREQ(test, buf, c->expect);
-	KUNIT_EXPECT_EQ(test, alist->addrs[0].srx_service, TEST_SERVICE);
+	KUNIT_EXPECT_EQ(test, alist->addrs[0].srx_service, AFS_TEST_SERVICE);
 	afs_put_vlserverlist(NULL, vllist);
 }
 
@@ -273,7 +270,7 @@ static int afs_test_parse_count(struct kunit *test, const char *text)
 	int nr;
 
 	vllist = afs_parse_text_addrs(NULL, text, strlen(text), ',',
-				      TEST_SERVICE, TEST_PORT);
+				      AFS_TEST_SERVICE, AFS_TEST_PORT);
 	if (IS_ERR(vllist))
 		return PTR_ERR(vllist);
 	afs_test_check_alist(test, afs_test_vllist_alist(vllist));
@@ -302,43 +299,43 @@ static void afs_addr_list_parse_limit(struct kunit *test)
  * a random character mutated.  Every one must come back, as a list that keeps
  * the invariants or as one of the documented errors.
  */
-#define AFS_FUZZ_ROUNDS	10000
-#define AFS_FUZZ_LEN	64
+#define AFS_TEST_FUZZ_ROUNDS	10000
+#define AFS_TEST_FUZZ_LEN	64
 
-static const char afs_fuzz_chars[] = "0123456789abcdef.:,[]+%x\n ";
+static const char afs_test_fuzz_chars[] = "0123456789abcdef.:,[]+%x\n ";
 
 /* Well-formed tokens first; structured strings use only those. */
-static const char *const afs_fuzz_addrs[] = {
+static const char *const afs_test_fuzz_addrs[] = {
 	"1.2.3.4", "10.0.0.1", "255.255.255.255", "0.0.0.0", "[::1]",
 	"[2001:db8::1]", "[::ffff:1.2.3.4]",
 	"::1", "fe80::1", "1.2.3", "[1.2.3.4]", "",
 };
 
-#define AFS_FUZZ_GOOD_ADDRS	7
+#define AFS_TEST_FUZZ_GOOD_ADDRS	7
 
-static const char *const afs_fuzz_ports[] = {
+static const char *const afs_test_fuzz_ports[] = {
 	"", "", "+7001", "+65535", "+007",
 	"+65536", "+0", "+",
 };
 
-#define AFS_FUZZ_GOOD_PORTS	5
+#define AFS_TEST_FUZZ_GOOD_PORTS	5
 
-static const char *afs_fuzz_pick(struct rnd_state *rnd,
-				 const char *const *table, size_t nr)
+static const char *afs_test_fuzz_pick(struct rnd_state *rnd,
+				      const char *const *table, size_t nr)
 {
 	return table[prandom_u32_state(rnd) % nr];
 }
 
-static void afs_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
+static void afs_test_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
 {
-	size_t target = prandom_u32_state(rnd) % AFS_FUZZ_LEN, n;
+	size_t target = prandom_u32_state(rnd) % AFS_TEST_FUZZ_LEN, n;
 	unsigned int kind = prandom_u32_state(rnd) % 3;
 	bool good = kind == 2;
 
 	if (kind == 0) {
 		for (n = 0; n < target; n++)
-			buf[n] = afs_fuzz_chars[prandom_u32_state(rnd) %
-						(sizeof(afs_fuzz_chars) - 1)];
+			buf[n] = afs_test_fuzz_chars[prandom_u32_state(rnd) %
+						(sizeof(afs_test_fuzz_chars) - 1)];
 		buf[n] = 0;
 		return;
 	}
@@ -346,26 +343,26 @@ static void afs_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
 	buf[0] = 0;
 	n = 0;
 	while (n < target) {
-		const char *addr = afs_fuzz_pick(rnd, afs_fuzz_addrs,
-						 good ? AFS_FUZZ_GOOD_ADDRS :
-							ARRAY_SIZE(afs_fuzz_addrs));
-		const char *port = afs_fuzz_pick(rnd, afs_fuzz_ports,
-						 good ? AFS_FUZZ_GOOD_PORTS :
-							ARRAY_SIZE(afs_fuzz_ports));
+		const char *addr = afs_test_fuzz_pick(rnd, afs_test_fuzz_addrs,
+						 good ? AFS_TEST_FUZZ_GOOD_ADDRS :
+							ARRAY_SIZE(afs_test_fuzz_addrs));
+		const char *port = afs_test_fuzz_pick(rnd, afs_test_fuzz_ports,
+						 good ? AFS_TEST_FUZZ_GOOD_PORTS :
+							ARRAY_SIZE(afs_test_fuzz_ports));
 		int sep = n > 0 && (good || prandom_u32_state(rnd) & 1);
 		size_t need = sep + strlen(addr) + strlen(port);
 
-		if (!need || n + need >= AFS_FUZZ_LEN)
+		if (!need || n + need >= AFS_TEST_FUZZ_LEN)
 			break;
-		n += scnprintf(buf + n, AFS_FUZZ_LEN - n, "%.*s%s%s",
+		n += scnprintf(buf + n, AFS_TEST_FUZZ_LEN - n, "%.*s%s%s",
 			       sep, &delim, addr, port);
 	}
 
 	/* Mutate one character of half the well-formed strings. */
 	if (good && n > 0 && prandom_u32_state(rnd) & 1)
 		buf[prandom_u32_state(rnd) % n] =
-			afs_fuzz_chars[prandom_u32_state(rnd) %
-				       (sizeof(afs_fuzz_chars) - 1)];
+			afs_test_fuzz_chars[prandom_u32_state(rnd) %
+				       (sizeof(afs_test_fuzz_chars) - 1)];
 }
 
 static void afs_addr_list_parse_fuzz(struct kunit *test)
@@ -375,17 +372,17 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 	const char *problem;
 	char *buf;
 
-	buf = kunit_kzalloc(test, AFS_FUZZ_LEN, GFP_KERNEL);
+	buf = kunit_kzalloc(test, AFS_TEST_FUZZ_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	prandom_seed_state(&rnd, 0x6b414653);	/* Fixed: failures reproduce. */
 
-	for (i = 0; i < AFS_FUZZ_ROUNDS; i++) {
+	for (i = 0; i < AFS_TEST_FUZZ_ROUNDS; i++) {
 		struct afs_vlserver_list *vllist;
 		char delim = prandom_u32_state(&rnd) & 1 ? ',' : ':';
 
-		afs_fuzz_string(&rnd, buf, delim);
+		afs_test_fuzz_string(&rnd, buf, delim);
 		vllist = afs_parse_text_addrs(NULL, buf, strlen(buf), delim,
-					      TEST_SERVICE, TEST_PORT);
+					      AFS_TEST_SERVICE, AFS_TEST_PORT);
 		if (IS_ERR(vllist)) {
 			long err = PTR_ERR(vllist);
 
@@ -406,12 +403,12 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 
 	kunit_info(test, "%d parsed, %d rejected\n", ok, inval);
 	/* The generator must reach both outcomes, or it tests nothing. */
-	KUNIT_EXPECT_GT(test, ok, AFS_FUZZ_ROUNDS / 10);
-	KUNIT_EXPECT_GT(test, inval, AFS_FUZZ_ROUNDS / 10);
+	KUNIT_EXPECT_GT(test, ok, AFS_TEST_FUZZ_ROUNDS / 10);
+	KUNIT_EXPECT_GT(test, inval, AFS_TEST_FUZZ_ROUNDS / 10);
 }
 
 static struct kunit_case afs_addr_list_parse_cases[] = {
-	KUNIT_CASE_PARAM(afs_addr_list_parse_table, afs_parse_gen_params),
+	KUNIT_CASE_PARAM(afs_addr_list_parse_table, afs_test_parse_gen_params),
 	KUNIT_CASE(afs_addr_list_parse_limit),
 	KUNIT_CASE(afs_addr_list_parse_fuzz),
 	{}
@@ -427,7 +424,7 @@ static struct kunit_suite afs_addr_list_parse_suite = {
  */
 static struct afs_addr_list *afs_test_alloc(struct kunit *test, unsigned int nr)
 {
-	struct afs_addr_list *alist = afs_alloc_addrlist(nr, TEST_SERVICE, TEST_PORT);
+	struct afs_addr_list *alist = afs_alloc_addrlist(nr, AFS_TEST_SERVICE, AFS_TEST_PORT);
 
 	KUNIT_ASSERT_NOT_NULL(test, alist);
 	return alist;
@@ -475,7 +472,7 @@ static void afs_addr_list_merge_sorted(struct kunit *test)
 	afs_test_merge6(alist, "::1", 6000);
 	afs_test_expect_alist(test, alist, expect);
 	KUNIT_EXPECT_EQ(test, alist->nr_ipv4, 3);
-	KUNIT_EXPECT_EQ(test, alist->addrs[5].srx_service, TEST_SERVICE);
+	KUNIT_EXPECT_EQ(test, alist->addrs[5].srx_service, AFS_TEST_SERVICE);
 	afs_put_addrlist(alist);
 }
 
@@ -546,20 +543,20 @@ static struct kunit_suite afs_addr_list_merge_suite = {
  * Iteration suite: a list of four addresses whose probe masks each case sets,
  * and a cursor holding its own reference on it.
  */
-struct afs_iter_fixture {
+struct afs_test_iter_fixture {
 	struct afs_addr_list	*alist;
 	struct afs_addr_cursor	ac;
 };
 
 static int afs_addr_list_iter_init(struct kunit *test)
 {
-	struct afs_iter_fixture *f;
+	struct afs_test_iter_fixture *f;
 	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	f->alist = afs_alloc_addrlist(4, TEST_SERVICE, TEST_PORT);
+	f->alist = afs_alloc_addrlist(4, AFS_TEST_SERVICE, AFS_TEST_PORT);
 	if (!f->alist)
 		return -ENOMEM;
 	for (i = 0; i < 4; i++)
@@ -573,7 +570,7 @@ static int afs_addr_list_iter_init(struct kunit *test)
 
 static void afs_addr_list_iter_exit(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	if (!f || !f->alist)
 		return;
@@ -598,7 +595,7 @@ static const char *afs_test_iterate_all(struct kunit *test,
 
 static void afs_addr_list_iter_preferred_first(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 2;
 	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "2013");
@@ -606,14 +603,14 @@ static void afs_addr_list_iter_preferred_first(struct kunit *test)
 
 static void afs_addr_list_iter_lowest_first(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
 }
 
 static void afs_addr_list_iter_skip_failed(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 1;
 	f->alist->failed = BIT(1) | BIT(2);
@@ -622,7 +619,7 @@ static void afs_addr_list_iter_skip_failed(struct kunit *test)
 
 static void afs_addr_list_iter_skip_unresponsive(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 0;
 	f->alist->responded = BIT(1) | BIT(3);
@@ -632,7 +629,7 @@ static void afs_addr_list_iter_skip_unresponsive(struct kunit *test)
 /* Probe bits beyond the end of the list are not addresses. */
 static void afs_addr_list_iter_ignore_stray_bits(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->responded = ~0UL;
 	f->alist->preferred = 9;
@@ -641,7 +638,7 @@ static void afs_addr_list_iter_ignore_stray_bits(struct kunit *test)
 
 static void afs_addr_list_iter_exhaustion(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
 	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
@@ -652,7 +649,7 @@ static void afs_addr_list_iter_exhaustion(struct kunit *test)
 
 static void afs_addr_list_iter_none_responded(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->responded = 0;
 	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
@@ -671,7 +668,7 @@ static void afs_addr_list_iter_null_list(struct kunit *test)
 
 static void afs_addr_list_iter_clears_responded(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->ac.responded = true;
 	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
@@ -682,7 +679,7 @@ static void afs_addr_list_iter_clears_responded(struct kunit *test)
 /* The address that answered replaces a preferred one that was tried. */
 static void afs_addr_list_end_cursor_promotes(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 1;
 	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));	/* 1 */
@@ -698,7 +695,7 @@ static void afs_addr_list_end_cursor_promotes(struct kunit *test)
 
 static void afs_addr_list_end_cursor_no_answer(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 1;
 	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
@@ -710,7 +707,7 @@ static void afs_addr_list_end_cursor_no_answer(struct kunit *test)
 /* The preferred address was never tried: it may still be the best. */
 static void afs_addr_list_end_cursor_preferred_untried(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 3;
 	f->alist->failed = BIT(3);
@@ -723,7 +720,7 @@ static void afs_addr_list_end_cursor_preferred_untried(struct kunit *test)
 
 static void afs_addr_list_end_cursor_twice(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 2);
 	afs_end_cursor(&f->ac);

@@ -37,6 +37,46 @@ static void afs_test_format_alist(const struct afs_addr_list *alist,
 }
 
 /*
+ * The test's own idea of an address's place in a list: family (IPv4 first),
+ * then the address bytes, then the port bytes, all as they sit in memory in
+ * network order, compared bytewise.  This never reads an address as a
+ * host-order integer, so it means the same on every arch, and it shares no
+ * code with afs_cmp_addr().
+ */
+#define AFS_TEST_KEY_LEN	(1 + 16 + 2)
+
+static void afs_test_srx_key(const struct sockaddr_rxrpc *srx, u8 *key)
+{
+	const u8 *addr, *port;
+	size_t len;
+
+	memset(key, 0, AFS_TEST_KEY_LEN);
+	if (srx->transport.family == AF_INET) {
+		addr = (const u8 *)&srx->transport.sin.sin_addr;
+		port = (const u8 *)&srx->transport.sin.sin_port;
+		len = 4;
+	} else {
+		key[0] = 1;
+		addr = (const u8 *)&srx->transport.sin6.sin6_addr;
+		port = (const u8 *)&srx->transport.sin6.sin6_port;
+		len = 16;
+	}
+	memcpy(key + 1, addr, len);
+	key[17] = port[0];
+	key[18] = port[1];
+}
+
+static int afs_test_cmp_srx(const struct sockaddr_rxrpc *a,
+			    const struct sockaddr_rxrpc *b)
+{
+	u8 ka[AFS_TEST_KEY_LEN], kb[AFS_TEST_KEY_LEN];
+
+	afs_test_srx_key(a, ka);
+	afs_test_srx_key(b, kb);
+	return memcmp(ka, kb, AFS_TEST_KEY_LEN);
+}
+
+/*
  * The invariants every list must keep, whatever was merged into it: return
  * the first one broken, or NULL.
  */
@@ -63,8 +103,7 @@ static const char *afs_test_alist_problem(const struct afs_addr_list *alist)
 		if (srx->transport_len != (ipv4 ? sizeof(srx->transport.sin) :
 					   sizeof(srx->transport.sin6)))
 			return "wrong transport_len";
-		if (i > 0 && i != alist->nr_ipv4 &&
-		    afs_cmp_addr(&alist->addrs[i - 1], srx) >= 0)
+		if (i > 0 && afs_test_cmp_srx(&alist->addrs[i - 1], srx) >= 0)
 			return "out of order or duplicated";
 	}
 	return NULL;
@@ -141,6 +180,18 @@ static const struct afs_test_parse_case afs_test_parse_cases[] = {
 	AFS_TEST_OK("1.2.3.4+65535,1.2.3.4+1",	',', "1.2.3.4+1,1.2.3.4+65535"),
 	AFS_TEST_OK("[::1]+7001,[::1]+7001",	',', "[::1]+7001"),
 	AFS_TEST_OK("1.0.0.0,0.255.255.255",	',', "0.255.255.255+7003,1.0.0.0+7003"),
+
+	/*
+	 * Byte order: the first octet and the high port byte weigh most,
+	 * whatever the host's byte order.
+	 */
+	AFS_TEST_OK("2.0.0.1,1.0.0.2",		',', "1.0.0.2+7003,2.0.0.1+7003"),
+	AFS_TEST_OK("0.0.0.255,0.0.1.0,255.0.0.0,0.1.0.0", ',',
+		    "0.0.0.255+7003,0.0.1.0+7003,0.1.0.0+7003,255.0.0.0+7003"),
+	AFS_TEST_OK("1.2.3.4+256,1.2.3.4+1,1.2.3.4+255", ',',
+		    "1.2.3.4+1,1.2.3.4+255,1.2.3.4+256"),
+	AFS_TEST_OK("[::1:0]+1,[::100]+256,[::100]+1", ',',
+		    "[::100]+1,[::100]+256,[::1:0]+1"),
 
 	/* Empty entries: rejected wherever they are. */
 	AFS_TEST_BAD(",1.2.3.4",			',', -EINVAL),
@@ -526,9 +577,31 @@ static void afs_addr_list_alloc_capped(struct kunit *test)
 	afs_put_addrlist(alist);
 }
 
+/*
+ * Merged from the wire in an order that only a byte-order mistake would
+ * keep: the expected order is the text, not what afs_cmp_addr() says.
+ */
+static void afs_addr_list_merge_byte_order(struct kunit *test)
+{
+	static const char expect[] =
+		"0.0.0.255+1,0.0.0.255+256,0.0.1.0+1,0.1.0.0+255,255.0.0.0+1,[::100]+1,[::1:0]+1";
+	struct afs_addr_list *alist = afs_test_alloc(test, 8);
+
+	afs_test_merge4(alist, "255.0.0.0", 1);
+	afs_test_merge4(alist, "0.0.0.255", 256);
+	afs_test_merge4(alist, "0.0.1.0", 1);
+	afs_test_merge4(alist, "0.0.0.255", 1);
+	afs_test_merge4(alist, "0.1.0.0", 255);
+	afs_test_merge6(alist, "::1:0", 1);
+	afs_test_merge6(alist, "::100", 1);
+	afs_test_expect_alist(test, alist, expect);
+	afs_put_addrlist(alist);
+}
+
 static struct kunit_case afs_addr_list_merge_cases[] = {
 	KUNIT_CASE(afs_addr_list_merge_sorted),
 	KUNIT_CASE(afs_addr_list_merge_duplicates),
+	KUNIT_CASE(afs_addr_list_merge_byte_order),
 	KUNIT_CASE(afs_addr_list_merge_full),
 	KUNIT_CASE(afs_addr_list_alloc_capped),
 	{}

@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/prandom.h>
+#include <linux/sort.h>
 
 #define AFS_TEST_SERVICE	52	/* VL_SERVICE */
 #define AFS_TEST_PORT	7003	/* AFS_VL_PORT */
@@ -458,10 +459,240 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 	KUNIT_EXPECT_GT(test, inval, AFS_TEST_FUZZ_ROUNDS / 10);
 }
 
+/*
+ * Generated well-formed lists whose result is known: random distinct
+ * addresses (octets and ports drawn mostly from values where byte order
+ * shows), written in a shuffled order with duplicates, in every form the
+ * grammar allows.  The expected list is worked out here, without the code
+ * under test: the distinct addresses sorted by afs_test_key order, or -E2BIG
+ * when there are more than AFS_MAX_ADDRESSES of them.
+ */
+#define AFS_TEST_GEN_ROUNDS	1000
+#define AFS_TEST_GEN_MAX	(AFS_MAX_ADDRESSES + 2)
+#define AFS_TEST_GEN_DUPS	4
+#define AFS_TEST_GEN_TEXT	((AFS_TEST_GEN_MAX + AFS_TEST_GEN_DUPS) * 56)
+
+struct afs_test_gen_addr {
+	u8	key[AFS_TEST_KEY_LEN];	/* As afs_test_srx_key() lays it out */
+};
+
+struct afs_test_gen {
+	struct afs_test_gen_addr addrs[AFS_TEST_GEN_MAX + AFS_TEST_GEN_DUPS];
+	int	nr_distinct;
+	int	nr;
+	char	text[AFS_TEST_GEN_TEXT];
+	char	expect[AFS_TEST_GEN_TEXT];
+	char	got[AFS_TEST_GEN_TEXT];
+};
+
+static const u8 afs_test_gen_octets[] = { 0, 1, 2, 9, 10, 127, 128, 254, 255 };
+static const u16 afs_test_gen_ports[] = {
+	1, 255, 256, 7000, 7001, AFS_TEST_PORT, 0xff00, 65535,
+};
+
+static u8 afs_test_gen_octet(struct rnd_state *rnd)
+{
+	u32 r = prandom_u32_state(rnd);
+
+	if (r % 4 == 0)
+		return r >> 8;
+	return afs_test_gen_octets[(r >> 8) % ARRAY_SIZE(afs_test_gen_octets)];
+}
+
+static void afs_test_gen_one(struct rnd_state *rnd, u8 *key)
+{
+	u32 r = prandom_u32_state(rnd);
+	unsigned int port;
+	int i;
+
+	memset(key, 0, AFS_TEST_KEY_LEN);
+	if (r % 3 == 0) {
+		key[0] = 1;
+		for (i = 1; i <= 16; i++)
+			if (prandom_u32_state(rnd) % 4 == 0)
+				key[i] = afs_test_gen_octet(rnd);
+	} else {
+		for (i = 1; i <= 4; i++)
+			key[i] = afs_test_gen_octet(rnd);
+	}
+
+	r = prandom_u32_state(rnd);
+	if (r % 2)
+		port = AFS_TEST_PORT;
+	else if (r % 8 == 0)
+		port = (r >> 8) % 65535 + 1;
+	else
+		port = afs_test_gen_ports[(r >> 8) % ARRAY_SIZE(afs_test_gen_ports)];
+	key[17] = port >> 8;
+	key[18] = port & 0xff;
+}
+
+static unsigned int afs_test_key_port(const u8 *key)
+{
+	return key[17] << 8 | key[18];
+}
+
+/* As afs_test_format_alist() renders a parsed list. */
+static size_t afs_test_key_format(const u8 *key, char *buf, size_t size)
+{
+	if (key[0])
+		return scnprintf(buf, size, "[%pI6c]+%u", key + 1,
+				 afs_test_key_port(key));
+	return scnprintf(buf, size, "%u.%u.%u.%u+%u", key[1], key[2], key[3],
+			 key[4], afs_test_key_port(key));
+}
+
+/* An entry in one of the forms the grammar accepts for it. */
+static size_t afs_test_key_write(struct rnd_state *rnd, const u8 *key,
+				 char delim, char *buf, size_t size)
+{
+	unsigned int port = afs_test_key_port(key);
+	u32 r = prandom_u32_state(rnd);
+	size_t n;
+
+	if (!key[0] && r % 4 == 0)
+		n = scnprintf(buf, size, "%03u.%03u.%03u.%03u",
+			      key[1], key[2], key[3], key[4]);
+	else if (!key[0])
+		n = scnprintf(buf, size, "%u.%u.%u.%u",
+			      key[1], key[2], key[3], key[4]);
+	else if (delim == ',' && r % 3 == 0)
+		n = scnprintf(buf, size, "%pI6c", key + 1);
+	else if (r % 3 == 1)
+		n = scnprintf(buf, size, "[%pI6]", key + 1);
+	else
+		n = scnprintf(buf, size, "[%pI6c]", key + 1);
+
+	if (port != AFS_TEST_PORT || (r >> 8) % 2)
+		n += scnprintf(buf + n, size - n, "+%u", port);
+	return n;
+}
+
+static int afs_test_key_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, AFS_TEST_KEY_LEN);
+}
+
+/*
+ * Fill @g with one round's input and its expected result.  Return the
+ * delimiter.
+ */
+static char afs_test_gen_round(struct rnd_state *rnd, struct afs_test_gen *g)
+{
+	u32 r = prandom_u32_state(rnd);
+	bool have_ipv4 = false;
+	char delim;
+	size_t n;
+	int i, j, dups;
+
+	/* Mostly short lists; one in ten at the limit, one in ten over it. */
+	if (r % 10 == 0)
+		g->nr_distinct = AFS_MAX_ADDRESSES - (r >> 8) % 3;
+	else if (r % 10 == 1)
+		g->nr_distinct = AFS_MAX_ADDRESSES + 1 + (r >> 8) % 2;
+	else
+		g->nr_distinct = 1 + (r >> 8) % 8;
+
+	for (i = 0; i < g->nr_distinct; i++) {
+		u8 *key = g->addrs[i].key;
+
+		do {
+			afs_test_gen_one(rnd, key);
+			for (j = 0; j < i; j++)
+				if (!afs_test_key_cmp(g->addrs[j].key, key))
+					break;
+		} while (j < i);
+		if (!key[0])
+			have_ipv4 = true;
+	}
+
+	/* The expected list, before duplicates and shuffling. */
+	sort(g->addrs, g->nr_distinct, sizeof(g->addrs[0]),
+	     afs_test_key_cmp, NULL);
+	n = 0;
+	g->expect[0] = 0;
+	for (i = 0; i < g->nr_distinct; i++) {
+		if (i)
+			n += scnprintf(g->expect + n, sizeof(g->expect) - n, ",");
+		n += afs_test_key_format(g->addrs[i].key, g->expect + n,
+					 sizeof(g->expect) - n);
+	}
+
+	dups = prandom_u32_state(rnd) % (AFS_TEST_GEN_DUPS + 1);
+	g->nr = g->nr_distinct;
+	for (i = 0; i < dups; i++)
+		g->addrs[g->nr++] = g->addrs[prandom_u32_state(rnd) % g->nr_distinct];
+	for (i = g->nr - 1; i > 0; i--) {
+		j = prandom_u32_state(rnd) % (i + 1);
+		swap(g->addrs[i], g->addrs[j]);
+	}
+
+	/* ':' stays a delimiter only in a list with a '.' and no ','. */
+	delim = have_ipv4 && prandom_u32_state(rnd) % 2 ? ':' : ',';
+	n = 0;
+	for (i = 0; i < g->nr; i++) {
+		if (i)
+			n += scnprintf(g->text + n, sizeof(g->text) - n, "%c", delim);
+		n += afs_test_key_write(rnd, g->addrs[i].key, delim,
+					g->text + n, sizeof(g->text) - n);
+	}
+	return delim;
+}
+
+static void afs_addr_list_parse_generated(struct kunit *test)
+{
+	struct afs_test_gen *g;
+	struct rnd_state rnd;
+	int i, ok = 0, too_many = 0;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	prandom_seed_state(&rnd, 0x6b414654);	/* Fixed: failures reproduce. */
+
+	for (i = 0; i < AFS_TEST_GEN_ROUNDS; i++) {
+		struct afs_vlserver_list *vllist;
+		char delim = afs_test_gen_round(&rnd, g);
+		bool over = g->nr_distinct > AFS_MAX_ADDRESSES;
+		const char *problem;
+
+		vllist = afs_parse_text_addrs(NULL, g->text, strlen(g->text),
+					      delim, AFS_TEST_SERVICE,
+					      AFS_TEST_PORT);
+		if (IS_ERR(vllist)) {
+			KUNIT_ASSERT_TRUE_MSG(test, over && PTR_ERR(vllist) == -E2BIG,
+					      "round %d \"%s\" delim '%c': %ld, expected %s",
+					      i, g->text, delim, PTR_ERR(vllist),
+					      over ? "-E2BIG" : g->expect);
+			too_many++;
+			continue;
+		}
+
+		problem = afs_test_alist_problem(afs_test_vllist_alist(vllist));
+		afs_test_format_alist(afs_test_vllist_alist(vllist), g->got,
+				      sizeof(g->got));
+		afs_put_vlserverlist(NULL, vllist);
+		KUNIT_ASSERT_FALSE_MSG(test, over,
+				       "round %d \"%s\": %d distinct, parsed as \"%s\", expected -E2BIG",
+				       i, g->text, g->nr_distinct, g->got);
+		KUNIT_ASSERT_NULL_MSG(test, problem, "round %d \"%s\": %s",
+				      i, g->text, problem);
+		KUNIT_ASSERT_STREQ_MSG(test, g->got, g->expect,
+				       "round %d \"%s\" delim '%c'",
+				       i, g->text, delim);
+		ok++;
+	}
+
+	kunit_info(test, "%d lists as expected, %d over %u addresses rejected\n",
+		   ok, too_many, AFS_MAX_ADDRESSES);
+	KUNIT_EXPECT_GT(test, ok, AFS_TEST_GEN_ROUNDS / 2);
+	KUNIT_EXPECT_GT(test, too_many, 0);
+}
+
 static struct kunit_case afs_addr_list_parse_cases[] = {
 	KUNIT_CASE_PARAM(afs_addr_list_parse_table, afs_test_parse_gen_params),
 	KUNIT_CASE(afs_addr_list_parse_limit),
 	KUNIT_CASE(afs_addr_list_parse_fuzz),
+	KUNIT_CASE(afs_addr_list_parse_generated),
 	{}
 };
 

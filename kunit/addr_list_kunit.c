@@ -1032,6 +1032,115 @@ static void afs_addr_list_end_cursor_twice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 1);
 }
 
+/*
+ * Give the fixture a list filled to AFS_MAX_ADDRESSES (32 on a 32-bit
+ * kernel, 64 on a 64-bit one), every address having responded, so that the
+ * probe masks are used up to their top bit.
+ */
+static void afs_test_iter_fill(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	struct afs_addr_list *alist;
+	int i;
+
+	alist = afs_test_alloc(test, AFS_MAX_ADDRESSES);
+	for (i = 0; i < AFS_MAX_ADDRESSES; i++)
+		afs_merge_fs_addr4(alist, htonl(0x0a000001 + i), 7000);
+	alist->responded = ~0UL;
+
+	afs_end_cursor(&f->ac);
+	afs_put_addrlist(f->alist);
+	f->alist = alist;
+	memset(&f->ac, 0, sizeof(f->ac));
+	f->ac.alist = afs_get_addrlist(alist);
+	f->ac.index = -1;
+	KUNIT_ASSERT_EQ(test, alist->nr_addrs, AFS_MAX_ADDRESSES);
+}
+
+/* The order a cursor chooses, as comma-separated indices. */
+static const char *afs_test_iterate_indices(struct kunit *test,
+					    struct afs_addr_cursor *ac)
+{
+	size_t size = AFS_MAX_ADDRESSES * 3 + 1, n = 0;
+	char *order = kunit_kzalloc(test, size, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	for (i = 0; i < AFS_MAX_ADDRESSES && afs_iterate_addresses(ac); i++)
+		n += scnprintf(order + n, size - n, "%s%d", i ? "," : "",
+			       ac->index);
+	return order;
+}
+
+/* "first,0,1,...,last" without @skip: what a full list should give. */
+static const char *afs_test_expected_indices(struct kunit *test, int first,
+					     int last, int skip)
+{
+	size_t size = AFS_MAX_ADDRESSES * 3 + 1, n = 0;
+	char *order = kunit_kzalloc(test, size, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	if (first >= 0)
+		n += scnprintf(order + n, size - n, "%d", first);
+	for (i = 0; i <= last; i++)
+		if (i != first && i != skip)
+			n += scnprintf(order + n, size - n, "%s%d",
+				       n ? "," : "", i);
+	return order;
+}
+
+/* Every address of a full list, the top one preferred. */
+static void afs_addr_list_iter_full_list(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	int top = AFS_MAX_ADDRESSES - 1;
+
+	afs_test_iter_fill(test);
+	kunit_info(test, "AFS_MAX_ADDRESSES = %u, BITS_PER_LONG = %d\n",
+		   AFS_MAX_ADDRESSES, BITS_PER_LONG);
+	f->alist->preferred = top;
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_indices(test, &f->ac),
+			   afs_test_expected_indices(test, top, top, -1));
+	KUNIT_EXPECT_EQ(test, f->ac.tried, ~0UL);
+	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
+}
+
+/* Bit 31 or 63 of the failed and responded masks is the last address. */
+static void afs_addr_list_iter_top_bit(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	int top = AFS_MAX_ADDRESSES - 1;
+	char expect[8];
+
+	afs_test_iter_fill(test);
+	f->alist->failed = BIT(top);
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_indices(test, &f->ac),
+			   afs_test_expected_indices(test, -1, top, top));
+
+	afs_test_iter_fill(test);
+	f->alist->responded = BIT(top) | BIT(top - 1);
+	f->alist->preferred = top;
+	scnprintf(expect, sizeof(expect), "%d,%d", top, top - 1);
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_indices(test, &f->ac), expect);
+}
+
+/* The top address answers after the preferred one was tried: promoted. */
+static void afs_addr_list_end_cursor_promotes_top(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	int top = AFS_MAX_ADDRESSES - 1;
+
+	afs_test_iter_fill(test);
+	f->alist->responded = BIT(0) | BIT(top);
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_ASSERT_EQ(test, f->ac.index, top);
+	f->ac.responded = true;
+	afs_end_cursor(&f->ac);
+	KUNIT_EXPECT_EQ(test, f->alist->preferred, top);
+}
+
 static struct kunit_case afs_addr_list_iter_cases[] = {
 	KUNIT_CASE(afs_addr_list_iter_preferred_first),
 	KUNIT_CASE(afs_addr_list_iter_lowest_first),
@@ -1046,6 +1155,9 @@ static struct kunit_case afs_addr_list_iter_cases[] = {
 	KUNIT_CASE(afs_addr_list_end_cursor_no_answer),
 	KUNIT_CASE(afs_addr_list_end_cursor_preferred_untried),
 	KUNIT_CASE(afs_addr_list_end_cursor_twice),
+	KUNIT_CASE(afs_addr_list_iter_full_list),
+	KUNIT_CASE(afs_addr_list_iter_top_bit),
+	KUNIT_CASE(afs_addr_list_end_cursor_promotes_top),
 	{}
 };
 

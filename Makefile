@@ -3,9 +3,9 @@
 # kAFS overlay: build the distro 6.1 tree with our fs/afs and test it.
 #
 #   make            overlay, then the KUnit suites on x86_64
-#   make test       every test: the suites on x86_64 and arm64, on x86_64
-#                   under the debug kernel, and the end-to-end run against
-#                   a real OpenAFS cell
+#   make test       every test: the suites on x86_64, arm64 and sparc
+#                   (32-bit big-endian), on x86_64 under the debug kernel,
+#                   and the end-to-end run against a real OpenAFS cell
 #   make patches    the overlay as a patch series in build/patches/
 #   make shell      a shell in the E2E guest, with the cell up and mounted
 #   make bench-e2e  stock 6.1 kAFS against ours on the same workload
@@ -19,8 +19,8 @@ export AFS_BUILD_DIR := $(BUILD)
 
 # Every run "make test" does, as "test-<run>" targets, in order (the E2E
 # run boots the kernel the x86_64 run built), and the result each leaves.
-TEST_RUNS := x86_64 e2e arm64 x86_64-debug
-RESULTS := kunit-x86_64 e2e kunit-arm64 kunit-x86_64-debug
+TEST_RUNS := x86_64 e2e arm64 sparc x86_64-debug
+RESULTS := kunit-x86_64 e2e kunit-arm64 kunit-sparc kunit-x86_64-debug
 
 .PHONY: all test deps overlay patches shell bench-e2e clean test-debug \
 	$(addprefix test-,$(TEST_RUNS))
@@ -48,6 +48,10 @@ test-x86_64: deps
 
 test-arm64: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh arm64 arm64
+
+# 32-bit and big-endian in one kernel: word size and byte order.
+test-sparc: deps
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh sparc sparc
 
 # The suites under KASAN, UBSAN, lockdep, PROVE_RCU, object and list
 # debugging: any report on the console fails the run.

@@ -6,9 +6,10 @@
 
 #include <kunit/test.h>
 #include <linux/prandom.h>
+#include <linux/sort.h>
 
-#define TEST_SERVICE	52	/* VL_SERVICE */
-#define TEST_PORT	7003	/* AFS_VL_PORT */
+#define AFS_TEST_SERVICE	52	/* VL_SERVICE */
+#define AFS_TEST_PORT	7003	/* AFS_VL_PORT */
 
 /*
  * Render a list as text: "a.b.c.d+port" and "[v6]+port", comma-separated, so
@@ -34,6 +35,46 @@ static void afs_test_format_alist(const struct afs_addr_list *alist,
 				       &srx->transport.sin6.sin6_addr,
 				       ntohs(srx->transport.sin6.sin6_port));
 	}
+}
+
+/*
+ * The test's own idea of an address's place in a list: family (IPv4 first),
+ * then the address bytes, then the port bytes, all as they sit in memory in
+ * network order, compared bytewise.  This never reads an address as a
+ * host-order integer, so it means the same on every arch, and it shares no
+ * code with afs_cmp_addr().
+ */
+#define AFS_TEST_KEY_LEN	(1 + 16 + 2)
+
+static void afs_test_srx_key(const struct sockaddr_rxrpc *srx, u8 *key)
+{
+	const u8 *addr, *port;
+	size_t len;
+
+	memset(key, 0, AFS_TEST_KEY_LEN);
+	if (srx->transport.family == AF_INET) {
+		addr = (const u8 *)&srx->transport.sin.sin_addr;
+		port = (const u8 *)&srx->transport.sin.sin_port;
+		len = 4;
+	} else {
+		key[0] = 1;
+		addr = (const u8 *)&srx->transport.sin6.sin6_addr;
+		port = (const u8 *)&srx->transport.sin6.sin6_port;
+		len = 16;
+	}
+	memcpy(key + 1, addr, len);
+	key[17] = port[0];
+	key[18] = port[1];
+}
+
+static int afs_test_cmp_srx(const struct sockaddr_rxrpc *a,
+			    const struct sockaddr_rxrpc *b)
+{
+	u8 ka[AFS_TEST_KEY_LEN], kb[AFS_TEST_KEY_LEN];
+
+	afs_test_srx_key(a, ka);
+	afs_test_srx_key(b, kb);
+	return memcmp(ka, kb, AFS_TEST_KEY_LEN);
 }
 
 /*
@@ -63,8 +104,7 @@ static const char *afs_test_alist_problem(const struct afs_addr_list *alist)
 		if (srx->transport_len != (ipv4 ? sizeof(srx->transport.sin) :
 					   sizeof(srx->transport.sin6)))
 			return "wrong transport_len";
-		if (i > 0 && i != alist->nr_ipv4 &&
-		    afs_cmp_addr(&alist->addrs[i - 1], srx) >= 0)
+		if (i > 0 && afs_test_cmp_srx(&alist->addrs[i - 1], srx) >= 0)
 			return "out of order or duplicated";
 	}
 	return NULL;
@@ -82,7 +122,7 @@ static void afs_test_check_alist(struct kunit *test,
  * Parse suite: one row per input.  A row expects either an error or the
  * parsed list as afs_test_format_alist() renders it.
  */
-struct afs_parse_case {
+struct afs_test_parse_case {
 	const char	*text;
 	size_t		len;		/* 0: strlen(text) */
 	char		delim;
@@ -90,111 +130,120 @@ struct afs_parse_case {
 	const char	*expect;
 };
 
-#define OK(t, d, e)	{ .text = (t), .delim = (d), .expect = (e) }
-#define BAD(t, d, err)	{ .text = (t), .delim = (d), .error = (err) }
+#define AFS_TEST_OK(t, d, e)	{ .text = (t), .delim = (d), .expect = (e) }
+#define AFS_TEST_BAD(t, d, err)	{ .text = (t), .delim = (d), .error = (err) }
 
-static const struct afs_parse_case afs_parse_cases[] = {
+static const struct afs_test_parse_case afs_test_parse_cases[] = {
 	/* Families, brackets and ports. */
-	OK("1.2.3.4",			',', "1.2.3.4+7003"),
-	OK("1.2.3.4+7001",		',', "1.2.3.4+7001"),
-	OK("[::1]",			',', "[::1]+7003"),
-	OK("::1",			',', "[::1]+7003"),
-	OK("[2001:db8::1]+7001",	',', "[2001:db8::1]+7001"),
-	OK("2001:db8::1+7001",		',', "[2001:db8::1]+7001"),
-	OK("[::ffff:1.2.3.4]",		',', "[::ffff:1.2.3.4]+7003"),
-	OK("0.0.0.0",			',', "0.0.0.0+7003"),
-	OK("255.255.255.255+65535",	',', "255.255.255.255+65535"),
-	BAD("1.2.3.4+0",		',', -EINVAL),
-	OK("1.2.3.4+1",			',', "1.2.3.4+1"),
-	OK("1.2.3.4+65535",		',', "1.2.3.4+65535"),
-	BAD("1.2.3.4+65536",		',', -EINVAL),
-	BAD("1.2.3.4+99999999999999999999", ',', -EINVAL),
-	OK("1.2.3.4+007001",		',', "1.2.3.4+7001"),
-	OK("010.001.002.003",		',', "10.1.2.3+7003"),
-	BAD("1.2.3.4+",			',', -EINVAL),
-	BAD("1.2.3.4++7001",		',', -EINVAL),
-	BAD("1.2.3.4+x",		',', -EINVAL),
-	BAD("1.2.3.4+70a1",		',', -EINVAL),
-	BAD("+7001",			',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4",			',', "1.2.3.4+7003"),
+	AFS_TEST_OK("1.2.3.4+7001",		',', "1.2.3.4+7001"),
+	AFS_TEST_OK("[::1]",			',', "[::1]+7003"),
+	AFS_TEST_OK("::1",			',', "[::1]+7003"),
+	AFS_TEST_OK("[2001:db8::1]+7001",	',', "[2001:db8::1]+7001"),
+	AFS_TEST_OK("2001:db8::1+7001",		',', "[2001:db8::1]+7001"),
+	AFS_TEST_OK("[::ffff:1.2.3.4]",		',', "[::ffff:1.2.3.4]+7003"),
+	AFS_TEST_OK("0.0.0.0",			',', "0.0.0.0+7003"),
+	AFS_TEST_OK("255.255.255.255+65535",	',', "255.255.255.255+65535"),
+	AFS_TEST_BAD("1.2.3.4+0",		',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4+1",			',', "1.2.3.4+1"),
+	AFS_TEST_OK("1.2.3.4+65535",		',', "1.2.3.4+65535"),
+	AFS_TEST_BAD("1.2.3.4+65536",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+99999999999999999999", ',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4+007001",		',', "1.2.3.4+7001"),
+	AFS_TEST_OK("010.001.002.003",		',', "10.1.2.3+7003"),
+	AFS_TEST_BAD("1.2.3.4+",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4++7001",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+x",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+70a1",		',', -EINVAL),
+	AFS_TEST_BAD("+7001",			',', -EINVAL),
 
 	/* Delimiters, and when ':' becomes ','. */
-	OK("1.2.3.4,5.6.7.8",		',', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("1.2.3.4:5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("1.2.3.4,5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("::1",			':', "[::1]+7003"),
-	OK("::1,::2",			':', "[::1]+7003,[::2]+7003"),
-	OK("1.2.3.4:[::1]+7001",	':', "1.2.3.4+7003,[::1]+7001"),
-	OK("1.2.3.4+7001:5.6.7.8",	':', "1.2.3.4+7001,5.6.7.8+7003"),
-	BAD("1.2.3.4:::1",		':', -EINVAL),
-	BAD("1.2.3.4;5.6.7.8",		',', -EINVAL),
+	AFS_TEST_OK("1.2.3.4,5.6.7.8",		',', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("1.2.3.4:5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("1.2.3.4,5.6.7.8",		':', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("::1",			':', "[::1]+7003"),
+	AFS_TEST_OK("::1,::2",			':', "[::1]+7003,[::2]+7003"),
+	AFS_TEST_OK("1.2.3.4:[::1]+7001",	':', "1.2.3.4+7003,[::1]+7001"),
+	AFS_TEST_OK("1.2.3.4+7001:5.6.7.8",	':', "1.2.3.4+7001,5.6.7.8+7003"),
+	AFS_TEST_BAD("1.2.3.4:::1",		':', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4;5.6.7.8",		',', -EINVAL),
 
 	/* Ordering and duplicates. */
-	OK("5.6.7.8,1.2.3.4",		',', "1.2.3.4+7003,5.6.7.8+7003"),
-	OK("[::1],1.2.3.4",		',', "1.2.3.4+7003,[::1]+7003"),
-	OK("[::2],[::1],2.0.0.0,1.0.0.0", ',',
-	   "1.0.0.0+7003,2.0.0.0+7003,[::1]+7003,[::2]+7003"),
-	OK("[fe80::1],[2001:db8::1],[::1]", ',',
-	   "[::1]+7003,[2001:db8::1]+7003,[fe80::1]+7003"),
-	OK("1.2.3.4,1.2.3.4",		',', "1.2.3.4+7003"),
-	OK("1.2.3.4+7003,1.2.3.4",	',', "1.2.3.4+7003"),
-	OK("1.2.3.4+7001,1.2.3.4+7000",	',', "1.2.3.4+7000,1.2.3.4+7001"),
-	OK("1.2.3.4+65535,1.2.3.4+1",	',', "1.2.3.4+1,1.2.3.4+65535"),
-	OK("[::1]+7001,[::1]+7001",	',', "[::1]+7001"),
-	OK("1.0.0.0,0.255.255.255",	',', "0.255.255.255+7003,1.0.0.0+7003"),
+	AFS_TEST_OK("5.6.7.8,1.2.3.4",		',', "1.2.3.4+7003,5.6.7.8+7003"),
+	AFS_TEST_OK("[::1],1.2.3.4",		',', "1.2.3.4+7003,[::1]+7003"),
+	AFS_TEST_OK("[::2],[::1],2.0.0.0,1.0.0.0", ',',
+		    "1.0.0.0+7003,2.0.0.0+7003,[::1]+7003,[::2]+7003"),
+	AFS_TEST_OK("[fe80::1],[2001:db8::1],[::1]", ',',
+		    "[::1]+7003,[2001:db8::1]+7003,[fe80::1]+7003"),
+	AFS_TEST_OK("1.2.3.4,1.2.3.4",		',', "1.2.3.4+7003"),
+	AFS_TEST_OK("1.2.3.4+7003,1.2.3.4",	',', "1.2.3.4+7003"),
+	AFS_TEST_OK("1.2.3.4+7001,1.2.3.4+7000",	',', "1.2.3.4+7000,1.2.3.4+7001"),
+	AFS_TEST_OK("1.2.3.4+65535,1.2.3.4+1",	',', "1.2.3.4+1,1.2.3.4+65535"),
+	AFS_TEST_OK("[::1]+7001,[::1]+7001",	',', "[::1]+7001"),
+	AFS_TEST_OK("1.0.0.0,0.255.255.255",	',', "0.255.255.255+7003,1.0.0.0+7003"),
+
+	/*
+	 * Byte order: the first octet and the high port byte weigh most,
+	 * whatever the host's byte order.
+	 */
+	AFS_TEST_OK("2.0.0.1,1.0.0.2",		',', "1.0.0.2+7003,2.0.0.1+7003"),
+	AFS_TEST_OK("0.0.0.255,0.0.1.0,255.0.0.0,0.1.0.0", ',',
+		    "0.0.0.255+7003,0.0.1.0+7003,0.1.0.0+7003,255.0.0.0+7003"),
+	AFS_TEST_OK("1.2.3.4+256,1.2.3.4+1,1.2.3.4+255", ',',
+		    "1.2.3.4+1,1.2.3.4+255,1.2.3.4+256"),
+	AFS_TEST_OK("[::1:0]+1,[::100]+256,[::100]+1", ',',
+		    "[::100]+1,[::100]+256,[::1:0]+1"),
 
 	/* Empty entries: rejected wherever they are. */
-	BAD(",1.2.3.4",			',', -EINVAL),
-	BAD("1.2.3.4,",			',', -EINVAL),
-	BAD("1.2.3.4,,5.6.7.8",		',', -EINVAL),
-	BAD(":1.2.3.4",			':', -EINVAL),
-	BAD("1.2.3.4:",			':', -EINVAL),
-	BAD("1.2.3.4::5.6.7.8",		':', -EINVAL),
-	BAD(",",			',', -EINVAL),
-	BAD("",				',', -EDESTADDRREQ),
+	AFS_TEST_BAD(",1.2.3.4",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4,",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4,,5.6.7.8",		',', -EINVAL),
+	AFS_TEST_BAD(":1.2.3.4",			':', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4:",			':', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4::5.6.7.8",		':', -EINVAL),
+	AFS_TEST_BAD(",",			',', -EINVAL),
+	AFS_TEST_BAD("",				',', -EDESTADDRREQ),
 
 	/* NUL, whitespace and other junk. */
 	{ .text = "1.2.3.4\0,5.6.7.8", .len = 16, .delim = ',', .error = -EINVAL },
 	{ .text = "\0", .len = 1, .delim = ',', .error = -EINVAL },
-	BAD(" 1.2.3.4",			',', -EINVAL),
-	BAD("1.2.3.4 ",			',', -EINVAL),
-	BAD("1.2.3.4\n",		',', -EINVAL),
-	BAD("1.2.3.4, 5.6.7.8",		',', -EINVAL),
-	BAD("garbage",			',', -EINVAL),
-	BAD("1.2.3",			',', -EINVAL),
-	BAD("1.2.3.4.5",		',', -EINVAL),
-	BAD("256.1.1.1",		',', -EINVAL),
-	BAD("1.2.3.4/24",		',', -EINVAL),
+	AFS_TEST_BAD(" 1.2.3.4",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4 ",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4\n",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4, 5.6.7.8",		',', -EINVAL),
+	AFS_TEST_BAD("garbage",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3",			',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4.5",		',', -EINVAL),
+	AFS_TEST_BAD("256.1.1.1",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4/24",		',', -EINVAL),
 
 	/* Brackets. */
-	BAD("[::1",			',', -EINVAL),
-	BAD("[",			',', -EINVAL),
-	BAD("[]",			',', -EINVAL),
-	BAD("::1]",			',', -EINVAL),
-	BAD("[::1]x",			',', -EINVAL),
-	BAD("[[::1]]",			',', -EINVAL),
-	BAD("[1.2.3.4]",		',', -EINVAL),
-	BAD("[fe80::1%eth0]",		',', -EINVAL),
-	BAD("fe80::1%1",		',', -EINVAL),
-	BAD("[::1]+",			',', -EINVAL),
+	AFS_TEST_BAD("[::1",			',', -EINVAL),
+	AFS_TEST_BAD("[",			',', -EINVAL),
+	AFS_TEST_BAD("[]",			',', -EINVAL),
+	AFS_TEST_BAD("::1]",			',', -EINVAL),
+	AFS_TEST_BAD("[::1]x",			',', -EINVAL),
+	AFS_TEST_BAD("[[::1]]",			',', -EINVAL),
+	AFS_TEST_BAD("[1.2.3.4]",		',', -EINVAL),
+	AFS_TEST_BAD("[fe80::1%eth0]",		',', -EINVAL),
+	AFS_TEST_BAD("fe80::1%1",		',', -EINVAL),
+	AFS_TEST_BAD("[::1]+",			',', -EINVAL),
 
 	/* A port must be followed by a delimiter or the end. */
-	BAD("1.2.3.4+7001[::1]",	',', -EINVAL),
-	BAD("1.2.3.4+7001 5.6.7.8",	',', -EINVAL),
-	BAD("[::1][::2]",		',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+7001[::1]",	',', -EINVAL),
+	AFS_TEST_BAD("1.2.3.4+7001 5.6.7.8",	',', -EINVAL),
+	AFS_TEST_BAD("[::1][::2]",		',', -EINVAL),
 };
 
-#undef OK
-#undef BAD
-
-static size_t afs_parse_case_len(const struct afs_parse_case *c)
+static size_t afs_test_parse_case_len(const struct afs_test_parse_case *c)
 {
 	return c->len ?: strlen(c->text);
 }
 
 /* Name a case by its input, with anything TAP cannot carry escaped. */
-static void afs_parse_case_desc(const struct afs_parse_case *c, char *desc)
+static void afs_test_parse_case_desc(const struct afs_test_parse_case *c, char *desc)
 {
-	size_t len = afs_parse_case_len(c), n = 0, i;
+	size_t len = afs_test_parse_case_len(c), n = 0, i;
 
 	for (i = 0; i < len && n < KUNIT_PARAM_DESC_SIZE - 16; i++) {
 		unsigned char ch = c->text[i];
@@ -210,7 +259,7 @@ static void afs_parse_case_desc(const struct afs_parse_case *c, char *desc)
 	scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n, " delim '%c'", c->delim);
 }
 
-KUNIT_ARRAY_PARAM(afs_parse, afs_parse_cases, afs_parse_case_desc);
+KUNIT_ARRAY_PARAM(afs_test_parse, afs_test_parse_cases, afs_test_parse_case_desc);
 
 static struct afs_addr_list *afs_test_vllist_alist(struct afs_vlserver_list *vllist)
 {
@@ -219,7 +268,7 @@ static struct afs_addr_list *afs_test_vllist_alist(struct afs_vlserver_list *vll
 
 static void afs_addr_list_parse_table(struct kunit *test)
 {
-	const struct afs_parse_case *c = test->param_value;
+	const struct afs_test_parse_case *c = test->param_value;
 	struct afs_vlserver_list *vllist;
 	struct afs_addr_list *alist;
 	char *buf;
@@ -227,8 +276,8 @@ static void afs_addr_list_parse_table(struct kunit *test)
 	buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 
-	vllist = afs_parse_text_addrs(NULL, c->text, afs_parse_case_len(c),
-				      c->delim, TEST_SERVICE, TEST_PORT);
+	vllist = afs_parse_text_addrs(NULL, c->text, afs_test_parse_case_len(c),
+				      c->delim, AFS_TEST_SERVICE, AFS_TEST_PORT);
 	if (c->error) {
 		KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(vllist), c->error);
 		if (!IS_ERR(vllist))
@@ -243,7 +292,7 @@ static void afs_addr_list_parse_table(struct kunit *test)
 	afs_test_check_alist(test, alist);
 	afs_test_format_alist(alist, buf, 1024);
 	KUNIT_EXPECT_STREQ(test, buf, c->expect);
-	KUNIT_EXPECT_EQ(test, alist->addrs[0].srx_service, TEST_SERVICE);
+	KUNIT_EXPECT_EQ(test, alist->addrs[0].srx_service, AFS_TEST_SERVICE);
 	afs_put_vlserverlist(NULL, vllist);
 }
 
@@ -273,7 +322,7 @@ static int afs_test_parse_count(struct kunit *test, const char *text)
 	int nr;
 
 	vllist = afs_parse_text_addrs(NULL, text, strlen(text), ',',
-				      TEST_SERVICE, TEST_PORT);
+				      AFS_TEST_SERVICE, AFS_TEST_PORT);
 	if (IS_ERR(vllist))
 		return PTR_ERR(vllist);
 	afs_test_check_alist(test, afs_test_vllist_alist(vllist));
@@ -302,43 +351,43 @@ static void afs_addr_list_parse_limit(struct kunit *test)
  * a random character mutated.  Every one must come back, as a list that keeps
  * the invariants or as one of the documented errors.
  */
-#define AFS_FUZZ_ROUNDS	10000
-#define AFS_FUZZ_LEN	64
+#define AFS_TEST_FUZZ_ROUNDS	10000
+#define AFS_TEST_FUZZ_LEN	64
 
-static const char afs_fuzz_chars[] = "0123456789abcdef.:,[]+%x\n ";
+static const char afs_test_fuzz_chars[] = "0123456789abcdef.:,[]+%x\n ";
 
 /* Well-formed tokens first; structured strings use only those. */
-static const char *const afs_fuzz_addrs[] = {
+static const char *const afs_test_fuzz_addrs[] = {
 	"1.2.3.4", "10.0.0.1", "255.255.255.255", "0.0.0.0", "[::1]",
 	"[2001:db8::1]", "[::ffff:1.2.3.4]",
 	"::1", "fe80::1", "1.2.3", "[1.2.3.4]", "",
 };
 
-#define AFS_FUZZ_GOOD_ADDRS	7
+#define AFS_TEST_FUZZ_GOOD_ADDRS	7
 
-static const char *const afs_fuzz_ports[] = {
+static const char *const afs_test_fuzz_ports[] = {
 	"", "", "+7001", "+65535", "+007",
 	"+65536", "+0", "+",
 };
 
-#define AFS_FUZZ_GOOD_PORTS	5
+#define AFS_TEST_FUZZ_GOOD_PORTS	5
 
-static const char *afs_fuzz_pick(struct rnd_state *rnd,
-				 const char *const *table, size_t nr)
+static const char *afs_test_fuzz_pick(struct rnd_state *rnd,
+				      const char *const *table, size_t nr)
 {
 	return table[prandom_u32_state(rnd) % nr];
 }
 
-static void afs_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
+static void afs_test_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
 {
-	size_t target = prandom_u32_state(rnd) % AFS_FUZZ_LEN, n;
+	size_t target = prandom_u32_state(rnd) % AFS_TEST_FUZZ_LEN, n;
 	unsigned int kind = prandom_u32_state(rnd) % 3;
 	bool good = kind == 2;
 
 	if (kind == 0) {
 		for (n = 0; n < target; n++)
-			buf[n] = afs_fuzz_chars[prandom_u32_state(rnd) %
-						(sizeof(afs_fuzz_chars) - 1)];
+			buf[n] = afs_test_fuzz_chars[prandom_u32_state(rnd) %
+						(sizeof(afs_test_fuzz_chars) - 1)];
 		buf[n] = 0;
 		return;
 	}
@@ -346,26 +395,26 @@ static void afs_fuzz_string(struct rnd_state *rnd, char *buf, char delim)
 	buf[0] = 0;
 	n = 0;
 	while (n < target) {
-		const char *addr = afs_fuzz_pick(rnd, afs_fuzz_addrs,
-						 good ? AFS_FUZZ_GOOD_ADDRS :
-							ARRAY_SIZE(afs_fuzz_addrs));
-		const char *port = afs_fuzz_pick(rnd, afs_fuzz_ports,
-						 good ? AFS_FUZZ_GOOD_PORTS :
-							ARRAY_SIZE(afs_fuzz_ports));
+		const char *addr = afs_test_fuzz_pick(rnd, afs_test_fuzz_addrs,
+						 good ? AFS_TEST_FUZZ_GOOD_ADDRS :
+							ARRAY_SIZE(afs_test_fuzz_addrs));
+		const char *port = afs_test_fuzz_pick(rnd, afs_test_fuzz_ports,
+						 good ? AFS_TEST_FUZZ_GOOD_PORTS :
+							ARRAY_SIZE(afs_test_fuzz_ports));
 		int sep = n > 0 && (good || prandom_u32_state(rnd) & 1);
 		size_t need = sep + strlen(addr) + strlen(port);
 
-		if (!need || n + need >= AFS_FUZZ_LEN)
+		if (!need || n + need >= AFS_TEST_FUZZ_LEN)
 			break;
-		n += scnprintf(buf + n, AFS_FUZZ_LEN - n, "%.*s%s%s",
+		n += scnprintf(buf + n, AFS_TEST_FUZZ_LEN - n, "%.*s%s%s",
 			       sep, &delim, addr, port);
 	}
 
 	/* Mutate one character of half the well-formed strings. */
 	if (good && n > 0 && prandom_u32_state(rnd) & 1)
 		buf[prandom_u32_state(rnd) % n] =
-			afs_fuzz_chars[prandom_u32_state(rnd) %
-				       (sizeof(afs_fuzz_chars) - 1)];
+			afs_test_fuzz_chars[prandom_u32_state(rnd) %
+				       (sizeof(afs_test_fuzz_chars) - 1)];
 }
 
 static void afs_addr_list_parse_fuzz(struct kunit *test)
@@ -375,17 +424,17 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 	const char *problem;
 	char *buf;
 
-	buf = kunit_kzalloc(test, AFS_FUZZ_LEN, GFP_KERNEL);
+	buf = kunit_kzalloc(test, AFS_TEST_FUZZ_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	prandom_seed_state(&rnd, 0x6b414653);	/* Fixed: failures reproduce. */
 
-	for (i = 0; i < AFS_FUZZ_ROUNDS; i++) {
+	for (i = 0; i < AFS_TEST_FUZZ_ROUNDS; i++) {
 		struct afs_vlserver_list *vllist;
 		char delim = prandom_u32_state(&rnd) & 1 ? ',' : ':';
 
-		afs_fuzz_string(&rnd, buf, delim);
+		afs_test_fuzz_string(&rnd, buf, delim);
 		vllist = afs_parse_text_addrs(NULL, buf, strlen(buf), delim,
-					      TEST_SERVICE, TEST_PORT);
+					      AFS_TEST_SERVICE, AFS_TEST_PORT);
 		if (IS_ERR(vllist)) {
 			long err = PTR_ERR(vllist);
 
@@ -406,14 +455,244 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 
 	kunit_info(test, "%d parsed, %d rejected\n", ok, inval);
 	/* The generator must reach both outcomes, or it tests nothing. */
-	KUNIT_EXPECT_GT(test, ok, AFS_FUZZ_ROUNDS / 10);
-	KUNIT_EXPECT_GT(test, inval, AFS_FUZZ_ROUNDS / 10);
+	KUNIT_EXPECT_GT(test, ok, AFS_TEST_FUZZ_ROUNDS / 10);
+	KUNIT_EXPECT_GT(test, inval, AFS_TEST_FUZZ_ROUNDS / 10);
+}
+
+/*
+ * Generated well-formed lists whose result is known: random distinct
+ * addresses (octets and ports drawn mostly from values where byte order
+ * shows), written in a shuffled order with duplicates, in every form the
+ * grammar allows.  The expected list is worked out here, without the code
+ * under test: the distinct addresses sorted by afs_test_key order, or -E2BIG
+ * when there are more than AFS_MAX_ADDRESSES of them.
+ */
+#define AFS_TEST_GEN_ROUNDS	1000
+#define AFS_TEST_GEN_MAX	(AFS_MAX_ADDRESSES + 2)
+#define AFS_TEST_GEN_DUPS	4
+#define AFS_TEST_GEN_TEXT	((AFS_TEST_GEN_MAX + AFS_TEST_GEN_DUPS) * 56)
+
+struct afs_test_gen_addr {
+	u8	key[AFS_TEST_KEY_LEN];	/* As afs_test_srx_key() lays it out */
+};
+
+struct afs_test_gen {
+	struct afs_test_gen_addr addrs[AFS_TEST_GEN_MAX + AFS_TEST_GEN_DUPS];
+	int	nr_distinct;
+	int	nr;
+	char	text[AFS_TEST_GEN_TEXT];
+	char	expect[AFS_TEST_GEN_TEXT];
+	char	got[AFS_TEST_GEN_TEXT];
+};
+
+static const u8 afs_test_gen_octets[] = { 0, 1, 2, 9, 10, 127, 128, 254, 255 };
+static const u16 afs_test_gen_ports[] = {
+	1, 255, 256, 7000, 7001, AFS_TEST_PORT, 0xff00, 65535,
+};
+
+static u8 afs_test_gen_octet(struct rnd_state *rnd)
+{
+	u32 r = prandom_u32_state(rnd);
+
+	if (r % 4 == 0)
+		return r >> 8;
+	return afs_test_gen_octets[(r >> 8) % ARRAY_SIZE(afs_test_gen_octets)];
+}
+
+static void afs_test_gen_one(struct rnd_state *rnd, u8 *key)
+{
+	u32 r = prandom_u32_state(rnd);
+	unsigned int port;
+	int i;
+
+	memset(key, 0, AFS_TEST_KEY_LEN);
+	if (r % 3 == 0) {
+		key[0] = 1;
+		for (i = 1; i <= 16; i++)
+			if (prandom_u32_state(rnd) % 4 == 0)
+				key[i] = afs_test_gen_octet(rnd);
+	} else {
+		for (i = 1; i <= 4; i++)
+			key[i] = afs_test_gen_octet(rnd);
+	}
+
+	r = prandom_u32_state(rnd);
+	if (r % 2)
+		port = AFS_TEST_PORT;
+	else if (r % 8 == 0)
+		port = (r >> 8) % 65535 + 1;
+	else
+		port = afs_test_gen_ports[(r >> 8) % ARRAY_SIZE(afs_test_gen_ports)];
+	key[17] = port >> 8;
+	key[18] = port & 0xff;
+}
+
+static unsigned int afs_test_key_port(const u8 *key)
+{
+	return key[17] << 8 | key[18];
+}
+
+/* As afs_test_format_alist() renders a parsed list. */
+static size_t afs_test_key_format(const u8 *key, char *buf, size_t size)
+{
+	if (key[0])
+		return scnprintf(buf, size, "[%pI6c]+%u", key + 1,
+				 afs_test_key_port(key));
+	return scnprintf(buf, size, "%u.%u.%u.%u+%u", key[1], key[2], key[3],
+			 key[4], afs_test_key_port(key));
+}
+
+/* An entry in one of the forms the grammar accepts for it. */
+static size_t afs_test_key_write(struct rnd_state *rnd, const u8 *key,
+				 char delim, char *buf, size_t size)
+{
+	unsigned int port = afs_test_key_port(key);
+	u32 r = prandom_u32_state(rnd);
+	size_t n;
+
+	if (!key[0] && r % 4 == 0)
+		n = scnprintf(buf, size, "%03u.%03u.%03u.%03u",
+			      key[1], key[2], key[3], key[4]);
+	else if (!key[0])
+		n = scnprintf(buf, size, "%u.%u.%u.%u",
+			      key[1], key[2], key[3], key[4]);
+	else if (delim == ',' && r % 3 == 0)
+		n = scnprintf(buf, size, "%pI6c", key + 1);
+	else if (r % 3 == 1)
+		n = scnprintf(buf, size, "[%pI6]", key + 1);
+	else
+		n = scnprintf(buf, size, "[%pI6c]", key + 1);
+
+	if (port != AFS_TEST_PORT || (r >> 8) % 2)
+		n += scnprintf(buf + n, size - n, "+%u", port);
+	return n;
+}
+
+static int afs_test_key_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, AFS_TEST_KEY_LEN);
+}
+
+/*
+ * Fill @g with one round's input and its expected result.  Return the
+ * delimiter.
+ */
+static char afs_test_gen_round(struct rnd_state *rnd, struct afs_test_gen *g)
+{
+	u32 r = prandom_u32_state(rnd);
+	bool have_ipv4 = false;
+	char delim;
+	size_t n;
+	int i, j, dups;
+
+	/* Mostly short lists; one in ten at the limit, one in ten over it. */
+	if (r % 10 == 0)
+		g->nr_distinct = AFS_MAX_ADDRESSES - (r >> 8) % 3;
+	else if (r % 10 == 1)
+		g->nr_distinct = AFS_MAX_ADDRESSES + 1 + (r >> 8) % 2;
+	else
+		g->nr_distinct = 1 + (r >> 8) % 8;
+
+	for (i = 0; i < g->nr_distinct; i++) {
+		u8 *key = g->addrs[i].key;
+
+		do {
+			afs_test_gen_one(rnd, key);
+			for (j = 0; j < i; j++)
+				if (!afs_test_key_cmp(g->addrs[j].key, key))
+					break;
+		} while (j < i);
+		if (!key[0])
+			have_ipv4 = true;
+	}
+
+	/* The expected list, before duplicates and shuffling. */
+	sort(g->addrs, g->nr_distinct, sizeof(g->addrs[0]),
+	     afs_test_key_cmp, NULL);
+	n = 0;
+	g->expect[0] = 0;
+	for (i = 0; i < g->nr_distinct; i++) {
+		if (i)
+			n += scnprintf(g->expect + n, sizeof(g->expect) - n, ",");
+		n += afs_test_key_format(g->addrs[i].key, g->expect + n,
+					 sizeof(g->expect) - n);
+	}
+
+	dups = prandom_u32_state(rnd) % (AFS_TEST_GEN_DUPS + 1);
+	g->nr = g->nr_distinct;
+	for (i = 0; i < dups; i++)
+		g->addrs[g->nr++] = g->addrs[prandom_u32_state(rnd) % g->nr_distinct];
+	for (i = g->nr - 1; i > 0; i--) {
+		j = prandom_u32_state(rnd) % (i + 1);
+		swap(g->addrs[i], g->addrs[j]);
+	}
+
+	/* ':' stays a delimiter only in a list with a '.' and no ','. */
+	delim = have_ipv4 && prandom_u32_state(rnd) % 2 ? ':' : ',';
+	n = 0;
+	for (i = 0; i < g->nr; i++) {
+		if (i)
+			n += scnprintf(g->text + n, sizeof(g->text) - n, "%c", delim);
+		n += afs_test_key_write(rnd, g->addrs[i].key, delim,
+					g->text + n, sizeof(g->text) - n);
+	}
+	return delim;
+}
+
+static void afs_addr_list_parse_generated(struct kunit *test)
+{
+	struct afs_test_gen *g;
+	struct rnd_state rnd;
+	int i, ok = 0, too_many = 0;
+
+	g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	prandom_seed_state(&rnd, 0x6b414654);	/* Fixed: failures reproduce. */
+
+	for (i = 0; i < AFS_TEST_GEN_ROUNDS; i++) {
+		struct afs_vlserver_list *vllist;
+		char delim = afs_test_gen_round(&rnd, g);
+		bool over = g->nr_distinct > AFS_MAX_ADDRESSES;
+		const char *problem;
+
+		vllist = afs_parse_text_addrs(NULL, g->text, strlen(g->text),
+					      delim, AFS_TEST_SERVICE,
+					      AFS_TEST_PORT);
+		if (IS_ERR(vllist)) {
+			KUNIT_ASSERT_TRUE_MSG(test, over && PTR_ERR(vllist) == -E2BIG,
+					      "round %d \"%s\" delim '%c': %ld, expected %s",
+					      i, g->text, delim, PTR_ERR(vllist),
+					      over ? "-E2BIG" : g->expect);
+			too_many++;
+			continue;
+		}
+
+		problem = afs_test_alist_problem(afs_test_vllist_alist(vllist));
+		afs_test_format_alist(afs_test_vllist_alist(vllist), g->got,
+				      sizeof(g->got));
+		afs_put_vlserverlist(NULL, vllist);
+		KUNIT_ASSERT_FALSE_MSG(test, over,
+				       "round %d \"%s\": %d distinct, parsed as \"%s\", expected -E2BIG",
+				       i, g->text, g->nr_distinct, g->got);
+		KUNIT_ASSERT_NULL_MSG(test, problem, "round %d \"%s\": %s",
+				      i, g->text, problem);
+		KUNIT_ASSERT_STREQ_MSG(test, g->got, g->expect,
+				       "round %d \"%s\" delim '%c'",
+				       i, g->text, delim);
+		ok++;
+	}
+
+	kunit_info(test, "%d lists as expected, %d over %u addresses rejected\n",
+		   ok, too_many, AFS_MAX_ADDRESSES);
+	KUNIT_EXPECT_GT(test, ok, AFS_TEST_GEN_ROUNDS / 2);
+	KUNIT_EXPECT_GT(test, too_many, 0);
 }
 
 static struct kunit_case afs_addr_list_parse_cases[] = {
-	KUNIT_CASE_PARAM(afs_addr_list_parse_table, afs_parse_gen_params),
+	KUNIT_CASE_PARAM(afs_addr_list_parse_table, afs_test_parse_gen_params),
 	KUNIT_CASE(afs_addr_list_parse_limit),
 	KUNIT_CASE(afs_addr_list_parse_fuzz),
+	KUNIT_CASE(afs_addr_list_parse_generated),
 	{}
 };
 
@@ -427,7 +706,7 @@ static struct kunit_suite afs_addr_list_parse_suite = {
  */
 static struct afs_addr_list *afs_test_alloc(struct kunit *test, unsigned int nr)
 {
-	struct afs_addr_list *alist = afs_alloc_addrlist(nr, TEST_SERVICE, TEST_PORT);
+	struct afs_addr_list *alist = afs_alloc_addrlist(nr, AFS_TEST_SERVICE, AFS_TEST_PORT);
 
 	KUNIT_ASSERT_NOT_NULL(test, alist);
 	return alist;
@@ -475,7 +754,7 @@ static void afs_addr_list_merge_sorted(struct kunit *test)
 	afs_test_merge6(alist, "::1", 6000);
 	afs_test_expect_alist(test, alist, expect);
 	KUNIT_EXPECT_EQ(test, alist->nr_ipv4, 3);
-	KUNIT_EXPECT_EQ(test, alist->addrs[5].srx_service, TEST_SERVICE);
+	KUNIT_EXPECT_EQ(test, alist->addrs[5].srx_service, AFS_TEST_SERVICE);
 	afs_put_addrlist(alist);
 }
 
@@ -529,9 +808,31 @@ static void afs_addr_list_alloc_capped(struct kunit *test)
 	afs_put_addrlist(alist);
 }
 
+/*
+ * Merged from the wire in an order that only a byte-order mistake would
+ * keep: the expected order is the text, not what afs_cmp_addr() says.
+ */
+static void afs_addr_list_merge_byte_order(struct kunit *test)
+{
+	static const char expect[] =
+		"0.0.0.255+1,0.0.0.255+256,0.0.1.0+1,0.1.0.0+255,255.0.0.0+1,[::100]+1,[::1:0]+1";
+	struct afs_addr_list *alist = afs_test_alloc(test, 8);
+
+	afs_test_merge4(alist, "255.0.0.0", 1);
+	afs_test_merge4(alist, "0.0.0.255", 256);
+	afs_test_merge4(alist, "0.0.1.0", 1);
+	afs_test_merge4(alist, "0.0.0.255", 1);
+	afs_test_merge4(alist, "0.1.0.0", 255);
+	afs_test_merge6(alist, "::1:0", 1);
+	afs_test_merge6(alist, "::100", 1);
+	afs_test_expect_alist(test, alist, expect);
+	afs_put_addrlist(alist);
+}
+
 static struct kunit_case afs_addr_list_merge_cases[] = {
 	KUNIT_CASE(afs_addr_list_merge_sorted),
 	KUNIT_CASE(afs_addr_list_merge_duplicates),
+	KUNIT_CASE(afs_addr_list_merge_byte_order),
 	KUNIT_CASE(afs_addr_list_merge_full),
 	KUNIT_CASE(afs_addr_list_alloc_capped),
 	{}
@@ -546,20 +847,20 @@ static struct kunit_suite afs_addr_list_merge_suite = {
  * Iteration suite: a list of four addresses whose probe masks each case sets,
  * and a cursor holding its own reference on it.
  */
-struct afs_iter_fixture {
+struct afs_test_iter_fixture {
 	struct afs_addr_list	*alist;
 	struct afs_addr_cursor	ac;
 };
 
 static int afs_addr_list_iter_init(struct kunit *test)
 {
-	struct afs_iter_fixture *f;
+	struct afs_test_iter_fixture *f;
 	int i;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	f->alist = afs_alloc_addrlist(4, TEST_SERVICE, TEST_PORT);
+	f->alist = afs_alloc_addrlist(4, AFS_TEST_SERVICE, AFS_TEST_PORT);
 	if (!f->alist)
 		return -ENOMEM;
 	for (i = 0; i < 4; i++)
@@ -573,7 +874,7 @@ static int afs_addr_list_iter_init(struct kunit *test)
 
 static void afs_addr_list_iter_exit(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	if (!f || !f->alist)
 		return;
@@ -598,7 +899,7 @@ static const char *afs_test_iterate_all(struct kunit *test,
 
 static void afs_addr_list_iter_preferred_first(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 2;
 	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "2013");
@@ -606,14 +907,14 @@ static void afs_addr_list_iter_preferred_first(struct kunit *test)
 
 static void afs_addr_list_iter_lowest_first(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
 }
 
 static void afs_addr_list_iter_skip_failed(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 1;
 	f->alist->failed = BIT(1) | BIT(2);
@@ -622,7 +923,7 @@ static void afs_addr_list_iter_skip_failed(struct kunit *test)
 
 static void afs_addr_list_iter_skip_unresponsive(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 0;
 	f->alist->responded = BIT(1) | BIT(3);
@@ -632,7 +933,7 @@ static void afs_addr_list_iter_skip_unresponsive(struct kunit *test)
 /* Probe bits beyond the end of the list are not addresses. */
 static void afs_addr_list_iter_ignore_stray_bits(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->responded = ~0UL;
 	f->alist->preferred = 9;
@@ -641,7 +942,7 @@ static void afs_addr_list_iter_ignore_stray_bits(struct kunit *test)
 
 static void afs_addr_list_iter_exhaustion(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	KUNIT_EXPECT_STREQ(test, afs_test_iterate_all(test, &f->ac), "0123");
 	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
@@ -652,7 +953,7 @@ static void afs_addr_list_iter_exhaustion(struct kunit *test)
 
 static void afs_addr_list_iter_none_responded(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->responded = 0;
 	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
@@ -671,7 +972,7 @@ static void afs_addr_list_iter_null_list(struct kunit *test)
 
 static void afs_addr_list_iter_clears_responded(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->ac.responded = true;
 	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
@@ -682,7 +983,7 @@ static void afs_addr_list_iter_clears_responded(struct kunit *test)
 /* The address that answered replaces a preferred one that was tried. */
 static void afs_addr_list_end_cursor_promotes(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 1;
 	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));	/* 1 */
@@ -698,7 +999,7 @@ static void afs_addr_list_end_cursor_promotes(struct kunit *test)
 
 static void afs_addr_list_end_cursor_no_answer(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 1;
 	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
@@ -710,7 +1011,7 @@ static void afs_addr_list_end_cursor_no_answer(struct kunit *test)
 /* The preferred address was never tried: it may still be the best. */
 static void afs_addr_list_end_cursor_preferred_untried(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	f->alist->preferred = 3;
 	f->alist->failed = BIT(3);
@@ -723,12 +1024,121 @@ static void afs_addr_list_end_cursor_preferred_untried(struct kunit *test)
 
 static void afs_addr_list_end_cursor_twice(struct kunit *test)
 {
-	struct afs_iter_fixture *f = test->priv;
+	struct afs_test_iter_fixture *f = test->priv;
 
 	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 2);
 	afs_end_cursor(&f->ac);
 	afs_end_cursor(&f->ac);
 	KUNIT_EXPECT_EQ(test, refcount_read(&f->alist->usage), 1);
+}
+
+/*
+ * Give the fixture a list filled to AFS_MAX_ADDRESSES (32 on a 32-bit
+ * kernel, 64 on a 64-bit one), every address having responded, so that the
+ * probe masks are used up to their top bit.
+ */
+static void afs_test_iter_fill(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	struct afs_addr_list *alist;
+	int i;
+
+	alist = afs_test_alloc(test, AFS_MAX_ADDRESSES);
+	for (i = 0; i < AFS_MAX_ADDRESSES; i++)
+		afs_merge_fs_addr4(alist, htonl(0x0a000001 + i), 7000);
+	alist->responded = ~0UL;
+
+	afs_end_cursor(&f->ac);
+	afs_put_addrlist(f->alist);
+	f->alist = alist;
+	memset(&f->ac, 0, sizeof(f->ac));
+	f->ac.alist = afs_get_addrlist(alist);
+	f->ac.index = -1;
+	KUNIT_ASSERT_EQ(test, alist->nr_addrs, AFS_MAX_ADDRESSES);
+}
+
+/* The order a cursor chooses, as comma-separated indices. */
+static const char *afs_test_iterate_indices(struct kunit *test,
+					    struct afs_addr_cursor *ac)
+{
+	size_t size = AFS_MAX_ADDRESSES * 3 + 1, n = 0;
+	char *order = kunit_kzalloc(test, size, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	for (i = 0; i < AFS_MAX_ADDRESSES && afs_iterate_addresses(ac); i++)
+		n += scnprintf(order + n, size - n, "%s%d", i ? "," : "",
+			       ac->index);
+	return order;
+}
+
+/* "first,0,1,...,last" without @skip: what a full list should give. */
+static const char *afs_test_expected_indices(struct kunit *test, int first,
+					     int last, int skip)
+{
+	size_t size = AFS_MAX_ADDRESSES * 3 + 1, n = 0;
+	char *order = kunit_kzalloc(test, size, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	if (first >= 0)
+		n += scnprintf(order + n, size - n, "%d", first);
+	for (i = 0; i <= last; i++)
+		if (i != first && i != skip)
+			n += scnprintf(order + n, size - n, "%s%d",
+				       n ? "," : "", i);
+	return order;
+}
+
+/* Every address of a full list, the top one preferred. */
+static void afs_addr_list_iter_full_list(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	int top = AFS_MAX_ADDRESSES - 1;
+
+	afs_test_iter_fill(test);
+	kunit_info(test, "AFS_MAX_ADDRESSES = %u, BITS_PER_LONG = %d\n",
+		   AFS_MAX_ADDRESSES, BITS_PER_LONG);
+	f->alist->preferred = top;
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_indices(test, &f->ac),
+			   afs_test_expected_indices(test, top, top, -1));
+	KUNIT_EXPECT_EQ(test, f->ac.tried, ~0UL);
+	KUNIT_EXPECT_FALSE(test, afs_iterate_addresses(&f->ac));
+}
+
+/* Bit 31 or 63 of the failed and responded masks is the last address. */
+static void afs_addr_list_iter_top_bit(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	int top = AFS_MAX_ADDRESSES - 1;
+	char expect[8];
+
+	afs_test_iter_fill(test);
+	f->alist->failed = BIT(top);
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_indices(test, &f->ac),
+			   afs_test_expected_indices(test, -1, top, top));
+
+	afs_test_iter_fill(test);
+	f->alist->responded = BIT(top) | BIT(top - 1);
+	f->alist->preferred = top;
+	scnprintf(expect, sizeof(expect), "%d,%d", top, top - 1);
+	KUNIT_EXPECT_STREQ(test, afs_test_iterate_indices(test, &f->ac), expect);
+}
+
+/* The top address answers after the preferred one was tried: promoted. */
+static void afs_addr_list_end_cursor_promotes_top(struct kunit *test)
+{
+	struct afs_test_iter_fixture *f = test->priv;
+	int top = AFS_MAX_ADDRESSES - 1;
+
+	afs_test_iter_fill(test);
+	f->alist->responded = BIT(0) | BIT(top);
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_ASSERT_TRUE(test, afs_iterate_addresses(&f->ac));
+	KUNIT_ASSERT_EQ(test, f->ac.index, top);
+	f->ac.responded = true;
+	afs_end_cursor(&f->ac);
+	KUNIT_EXPECT_EQ(test, f->alist->preferred, top);
 }
 
 static struct kunit_case afs_addr_list_iter_cases[] = {
@@ -745,6 +1155,9 @@ static struct kunit_case afs_addr_list_iter_cases[] = {
 	KUNIT_CASE(afs_addr_list_end_cursor_no_answer),
 	KUNIT_CASE(afs_addr_list_end_cursor_preferred_untried),
 	KUNIT_CASE(afs_addr_list_end_cursor_twice),
+	KUNIT_CASE(afs_addr_list_iter_full_list),
+	KUNIT_CASE(afs_addr_list_iter_top_bit),
+	KUNIT_CASE(afs_addr_list_end_cursor_promotes_top),
 	{}
 };
 

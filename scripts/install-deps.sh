@@ -8,6 +8,7 @@
 set -euo pipefail
 
 pkgs=(linux-source-6.1 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
+      qemu-system-sparc gcc-sparc64-linux-gnu
       gcc make flex bison bc libelf-dev libssl-dev python3 rsync xz-utils
       git perl ccache "$@")
 

@@ -21,6 +21,7 @@ heavy_lock
 append="console=ttyS0 loglevel=5 panic=-1 kunit.enable=0 rdinit=/init"
 append+=" kafs.rootcell=test.example:127.1.0.1 e2e=$mode"
 [ -z "${AFS_E2E_TOPICS:-}" ] || append+=" e2e.topics=$AFS_E2E_TOPICS"
+[ -z "${AFS_E2E_APPEND:-}" ] || append+=" $AFS_E2E_APPEND"
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -nographic -nic none
       -m 2048 -smp 2 -bios qboot.rom -kernel "$kernel" -initrd "$initrd"
       -append "$append")

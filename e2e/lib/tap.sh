@@ -32,7 +32,8 @@ run_check() {
 		trap 'kill $s 2>/dev/null; exit 0' TERM
 		sleep "$CHECK_TIMEOUT" & s=$!
 		wait $s
-		echo "killed after $CHECK_TIMEOUT s" >> /tmp/check.out
+		echo "killed after $CHECK_TIMEOUT s; blocked tasks on the console" >> /tmp/check.out
+		echo w > /proc/sysrq-trigger
 		pkill -KILL -P $pid
 		kill -KILL $pid
 	) 2>/dev/null &

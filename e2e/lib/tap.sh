@@ -33,6 +33,7 @@ run_check() {
 		sleep "$CHECK_TIMEOUT" & s=$!
 		wait $s
 		echo "killed after $CHECK_TIMEOUT s; blocked tasks on the console" >> /tmp/check.out
+		echo 7 > /proc/sys/kernel/printk
 		echo w > /proc/sysrq-trigger
 		pkill -KILL -P $pid
 		kill -KILL $pid

@@ -727,11 +727,15 @@ static ssize_t afs_store_folios(struct afs_vnode *vnode,
 }
 
 /*
- * Store the dirty folios in [@start, @end] under the file's store lock.
+ * Store the dirty folios in [@start, @end] under the file's store lock, and
+ * set *@_next to the index of the folio to look at next.  Once the search has
+ * gone past @end that index is one past @end / PAGE_SIZE: for @end ==
+ * LLONG_MAX, beyond what a byte position can hold, so it is never turned
+ * back into one (afs_writeback_resume() says where a cyclic pass resumes).
  */
 static int afs_writepages_region(struct address_space *mapping,
 				 struct writeback_control *wbc,
-				 loff_t start, loff_t end, loff_t *_next)
+				 loff_t start, loff_t end, pgoff_t *_next)
 {
 	struct afs_vnode *vnode = AFS_FS_I(mapping->host);
 	struct folio_batch fbatch;
@@ -794,9 +798,23 @@ static int afs_writepages_region(struct address_space *mapping,
 	ret = 0;
 out:
 	folio_batch_release(&fbatch);
-	*_next = (loff_t)index * PAGE_SIZE;
+	*_next = index;
 	_leave(" = %zd", ret);
 	return ret;
+}
+
+/*
+ * Where the next cyclic writeback of the file starts, given the index a
+ * search of the page cache up to LLONG_MAX stopped at.  A search that found
+ * nothing more leaves the index one past LLONG_MAX / PAGE_SIZE, or at
+ * (pgoff_t)-1 where pgoff_t cannot go past it; the next pass then starts
+ * again from the beginning.
+ */
+static pgoff_t afs_writeback_resume(pgoff_t next)
+{
+	if (next == (pgoff_t)-1 || next > (pgoff_t)(LLONG_MAX >> PAGE_SHIFT))
+		return 0;
+	return next;
 }
 
 /*
@@ -806,7 +824,7 @@ int afs_writepages(struct address_space *mapping,
 		   struct writeback_control *wbc)
 {
 	struct afs_vnode *vnode = AFS_FS_I(mapping->host);
-	loff_t start, next;
+	pgoff_t first, next;
 	int ret;
 
 	_enter("");
@@ -832,21 +850,27 @@ int afs_writepages(struct address_space *mapping,
 	}
 
 	if (wbc->range_cyclic) {
-		start = mapping->writeback_index * PAGE_SIZE;
-		ret = afs_writepages_region(mapping, wbc, start, LLONG_MAX, &next);
+		/* From where the last pass stopped to the end, then from the
+		 * start up to there.
+		 */
+		first = afs_writeback_resume(mapping->writeback_index);
+		ret = afs_writepages_region(mapping, wbc,
+					    (loff_t)first * PAGE_SIZE,
+					    LLONG_MAX, &next);
 		if (ret == 0) {
-			mapping->writeback_index = next / PAGE_SIZE;
-			if (start > 0 && wbc->nr_to_write > 0) {
+			mapping->writeback_index = afs_writeback_resume(next);
+			if (first > 0 && wbc->nr_to_write > 0) {
 				ret = afs_writepages_region(mapping, wbc, 0,
-							    start - 1, &next);
+							    (loff_t)first * PAGE_SIZE - 1,
+							    &next);
 				if (ret == 0)
-					mapping->writeback_index = next / PAGE_SIZE;
+					mapping->writeback_index = next;
 			}
 		}
 	} else if (wbc->range_start == 0 && wbc->range_end == LLONG_MAX) {
 		ret = afs_writepages_region(mapping, wbc, 0, LLONG_MAX, &next);
 		if (wbc->nr_to_write > 0 && ret == 0)
-			mapping->writeback_index = next / PAGE_SIZE;
+			mapping->writeback_index = afs_writeback_resume(next);
 	} else {
 		ret = afs_writepages_region(mapping, wbc, wbc->range_start,
 					    wbc->range_end, &next);

@@ -100,9 +100,43 @@ static void afs_write_region_page_exact(struct kunit *test)
 	folio_put(folio);
 }
 
+/*
+ * A writeback pass over the whole file resumes where the page cache search
+ * stopped, and from the start once that search has run off the end.  The
+ * index the search leaves is taken from the search itself, on an empty
+ * mapping, not worked out here.
+ */
+static void afs_write_resume_after_whole_file(struct kunit *test)
+{
+	struct address_space *mapping;
+	struct folio_batch fbatch;
+	pgoff_t index = 0;
+
+	mapping = kunit_kzalloc(test, sizeof(*mapping), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mapping);
+	address_space_init_once(mapping);
+	folio_batch_init(&fbatch);
+
+	KUNIT_ASSERT_EQ(test, filemap_get_folios_tag(mapping, &index,
+						     LLONG_MAX / PAGE_SIZE,
+						     PAGECACHE_TAG_DIRTY,
+						     &fbatch), 0);
+	KUNIT_EXPECT_NE(test, index, 0);
+	KUNIT_EXPECT_EQ(test, afs_writeback_resume(index), 0);
+
+	KUNIT_EXPECT_EQ(test, afs_writeback_resume(0), 0);
+	KUNIT_EXPECT_EQ(test, afs_writeback_resume(1), 1);
+	KUNIT_EXPECT_EQ(test, afs_writeback_resume(0x12345), 0x12345);
+	/* The last folio of a 2 GiB file: a 32-bit kernel's pgoff_t is not
+	 * near its end there.
+	 */
+	KUNIT_EXPECT_EQ(test, afs_writeback_resume(0x7ffff), 0x7ffff);
+}
+
 static struct kunit_case afs_write_region_cases[] = {
 	KUNIT_CASE(afs_write_region_every_order),
 	KUNIT_CASE(afs_write_region_page_exact),
+	KUNIT_CASE(afs_write_resume_after_whole_file),
 	{}
 };
 

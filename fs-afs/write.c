@@ -30,8 +30,17 @@
  * - What a failed store does to the data is afs_store_fate()'s table: the
  *   data is discarded only when the file or volume can never take it (gone,
  *   read-only, beyond the largest size); otherwise it stays dirty for a later
- *   attempt.  Either way the error is recorded on the mapping, for fsync() and
- *   close() to report.
+ *   attempt.  Either way the error is recorded on the mapping, for fsync() to
+ *   report (close() does not: AFS has no ->flush and ->release's answer is
+ *   ignored).
+ *
+ * - Locks are taken in this order: vnode->store_lock, vnode->validate_lock
+ *   (shared; a truncation takes it exclusive), a folio's lock, vnode->io_lock
+ *   (taken by the operation that sends a store).  No one waits for the store
+ *   lock holding a folio lock: afs_write_begin() unlocks its folio before
+ *   writing back, and afs_writepage() only tries.  afs_launder_folio() stores
+ *   its one locked folio without the store lock; no other store can hold that
+ *   folio.
  */
 
 #include <linux/backing-dev.h>
@@ -47,8 +56,14 @@
 #define AFS_STORE_MAX_BYTES	(256 * 1024 * 1024)
 
 #ifdef CONFIG_AFS_FSCACHE
-/*
- * Mark a folio dirty, pinning the cache object it will be written to.
+/**
+ * afs_dirty_folio - Mark a folio dirty, pinning its cache object
+ * @mapping: The file's mapping
+ * @folio: The folio
+ *
+ * The cache object the folio will be written to stays pinned until then.
+ *
+ * Return: true if the folio was not dirty before.
  */
 bool afs_dirty_folio(struct address_space *mapping, struct folio *folio)
 {
@@ -208,9 +223,20 @@ static void afs_folio_set_region(struct afs_vnode *vnode, struct folio *folio,
 	trace_afs_folio_dirty(vnode, why, folio);
 }
 
-/*
- * Prepare a write to part of a folio: bring the folio up to date as far as
- * the write needs, and make sure its dirty region can take the write.
+/**
+ * afs_write_begin - Prepare a write to part of a folio
+ * @file: The file written to
+ * @mapping: Its mapping
+ * @pos: Where the write starts in the file
+ * @len: How many bytes of the folio it writes
+ * @_page: Where to put the locked page written to
+ * @fsdata: Passed to netfs_write_begin()
+ *
+ * Bring the folio up to date as far as the write needs, and make sure its
+ * dirty region can take the write: a folio whose region cannot be joined by
+ * the write is stored first (its lock dropped meanwhile).
+ *
+ * Return: 0 with the folio locked and referenced, or a negative error.
  */
 int afs_write_begin(struct file *file, struct address_space *mapping,
 		    loff_t pos, unsigned int len,
@@ -269,9 +295,21 @@ int afs_write_begin(struct file *file, struct address_space *mapping,
 	return 0;
 }
 
-/*
- * Finish a write to part of a folio: extend the file and the folio's dirty
- * region to cover what was copied.
+/**
+ * afs_write_end - Finish a write to part of a folio
+ * @file: The file written to
+ * @mapping: Its mapping
+ * @pos: Where the write started in the file
+ * @len: How many bytes were to be written
+ * @copied: How many were copied
+ * @subpage: The page afs_write_begin() gave
+ * @fsdata: Unused
+ *
+ * Extend the file and the folio's dirty region to cover what was copied.
+ * The folio is unlocked and released.
+ *
+ * Return: The number of bytes taken (0 on a short copy into a folio that
+ * was not up to date: the caller tries again).
  */
 int afs_write_end(struct file *file, struct address_space *mapping,
 		  loff_t pos, unsigned int len, unsigned int copied,
@@ -308,10 +346,12 @@ int afs_write_end(struct file *file, struct address_space *mapping,
 	}
 
 	if (folio_test_private(folio)) {
+		unsigned long priv = (unsigned long)folio_get_private(folio);
+
 		r = afs_folio_region(folio);
 		r = afs_dirty_join(&r, from, from + copied);
 		afs_folio_set_region(vnode, folio, &r,
-				     afs_is_folio_dirty_mmapped((unsigned long)folio_get_private(folio)),
+				     afs_is_folio_dirty_mmapped(priv),
 				     tracepoint_string("dirty+"));
 	} else {
 		r = (struct afs_dirty_region){ .from = from, .to = from + copied };
@@ -691,7 +731,8 @@ static ssize_t afs_store_folios(struct afs_vnode *vnode,
 			break;
 		if (held)
 			folio_put(held);
-		folio = held = next;
+		held = next;
+		folio = next;
 		r = afs_folio_region(folio);
 		if (!folio_clear_dirty_for_io(folio))
 			WARN_ON_ONCE(1);
@@ -817,8 +858,15 @@ static pgoff_t afs_writeback_resume(pgoff_t next)
 	return next;
 }
 
-/*
- * Store some of the file's dirty data.
+/**
+ * afs_writepages - Store some of the file's dirty data
+ * @mapping: The file's mapping
+ * @wbc: What to store, and how
+ *
+ * One store of the file at a time: background writeback leaves a file to the
+ * writeback already under way; data-integrity writeback waits for it.
+ *
+ * Return: 0, or the first store's error that stopped the pass.
  */
 int afs_writepages(struct address_space *mapping,
 		   struct writeback_control *wbc)
@@ -882,9 +930,16 @@ int afs_writepages(struct address_space *mapping,
 	return ret;
 }
 
-/*
- * Store one locked folio, for reclaim: never wait for the store lock while
- * holding the folio's lock, as the holder may be waiting for the folio.
+/**
+ * afs_writepage - Store one locked folio, for reclaim
+ * @subpage: A page of the folio
+ * @wbc: How to store it
+ *
+ * Never waits for the store lock while holding the folio's lock, as the
+ * holder may be waiting for the folio: a folio that cannot be stored now is
+ * redirtied.
+ *
+ * Return: 0, or the store's error.
  */
 int afs_writepage(struct page *subpage, struct writeback_control *wbc)
 {
@@ -894,19 +949,33 @@ int afs_writepage(struct page *subpage, struct writeback_control *wbc)
 
 	_enter("{%lx},", folio_index(folio));
 
-	if (!mutex_trylock(&vnode->store_lock)) {
-		folio_redirty_for_writepage(wbc, folio);
-		folio_unlock(folio);
-		return 0;
+	if (!mutex_trylock(&vnode->store_lock))
+		goto redirty;
+	/* As in afs_writepages(): not while a truncation is under way. */
+	if (!down_read_trylock(&vnode->validate_lock)) {
+		mutex_unlock(&vnode->store_lock);
+		goto redirty;
 	}
 	afs_folio_wait_fscache(folio);
 	ret = afs_store_folios(vnode, wbc, folio, LLONG_MAX);
+	up_read(&vnode->validate_lock);
 	mutex_unlock(&vnode->store_lock);
 	return ret < 0 ? ret : 0;
+
+redirty:
+	folio_redirty_for_writepage(wbc, folio);
+	folio_unlock(folio);
+	return 0;
 }
 
-/*
- * Write to a file, after checking that what we hold of it is current.
+/**
+ * afs_file_write - Write to a file
+ * @iocb: The write's control block
+ * @from: The data
+ *
+ * Checks first that what we hold of the file is current.
+ *
+ * Return: The number of bytes written, or a negative error.
  */
 ssize_t afs_file_write(struct kiocb *iocb, struct iov_iter *from)
 {
@@ -933,9 +1002,15 @@ ssize_t afs_file_write(struct kiocb *iocb, struct iov_iter *from)
 	return ret;
 }
 
-/*
- * Store the file's dirty data in [@start, @end] and report any error a store
- * of it met since this file last asked.
+/**
+ * afs_fsync - Store a file's dirty data
+ * @file: The file
+ * @start: The first byte to store
+ * @end: The last byte to store
+ * @datasync: Unused: a store always carries the file's length
+ *
+ * Return: 0, or any error a store of the file met since this file last
+ * asked.
  */
 int afs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
@@ -968,14 +1043,19 @@ static vm_fault_t afs_validate_fault(int error)
 	}
 }
 
-/*
- * A shared-writable mapping is about to write to a folio it has only read:
- * mark all of it dirty, once any store of it has finished.
+/**
+ * afs_page_mkwrite - Let a shared-writable mapping write to a folio
+ * @vmf: The fault
+ *
+ * The mapping is about to write to a folio it has only read: mark all of it
+ * dirty, once any store of it has finished.
  *
  * A fatal signal during a wait answers VM_FAULT_NOPAGE, never VM_FAULT_RETRY:
  * the fault code would take VM_FAULT_RETRY without the folio lock as leave to
  * lock the folio itself, uninterruptibly, and make the mapping writable with
  * no dirty region recorded.
+ *
+ * Return: VM_FAULT_LOCKED with the folio locked, or why not.
  */
 vm_fault_t afs_page_mkwrite(struct vm_fault *vmf)
 {
@@ -1021,6 +1101,12 @@ vm_fault_t afs_page_mkwrite(struct vm_fault *vmf)
 
 	afs_folio_set_region(vnode, folio, &r, true,
 			     tracepoint_string("mkwrite"));
+	/* Dirty it here, not only once the fault has made the page writable:
+	 * a fault that finds the PTE changed gives up without dirtying, and a
+	 * folio with a dirty region but no dirty mark would never be stored
+	 * (and afs_write_begin() would wait on it for ever).
+	 */
+	folio_mark_dirty(folio);
 	file_update_time(file);
 	ret = VM_FAULT_LOCKED;
 out:
@@ -1028,8 +1114,13 @@ out:
 	return ret;
 }
 
-/*
- * Drop the keys of writers whose data is all stored.
+/**
+ * afs_prune_wb_keys - Drop the keys of writers whose data is all stored
+ * @vnode: The file
+ *
+ * Keys are dropped only while the file has no dirty or writeback folios and
+ * no store holds a reference to them: afs_next_wb_key() walks the list from
+ * an entry it holds.
  */
 void afs_prune_wb_keys(struct afs_vnode *vnode)
 {
@@ -1052,9 +1143,14 @@ void afs_prune_wb_keys(struct afs_vnode *vnode)
 	}
 }
 
-/*
- * Store a dirty folio before it is invalidated.  The folio is locked and not
- * under writeback; it is stored from the page cache like any other.
+/**
+ * afs_launder_folio - Store a dirty folio before it is invalidated
+ * @folio: The folio, locked and not under writeback
+ *
+ * It is stored from the page cache like any other.  A folio that fails to
+ * store stays dirty, and so stays in the page cache.
+ *
+ * Return: 0, or the store's error.
  */
 int afs_launder_folio(struct folio *folio)
 {
@@ -1069,8 +1165,17 @@ int afs_launder_folio(struct folio *folio)
 		trace_afs_folio_dirty(vnode, tracepoint_string("launder"), folio);
 		ret = afs_store_data(vnode, folio_pos(folio) + r.from,
 				     r.to - r.from, true);
-		if (ret < 0)
+		if (ret < 0) {
+			/* Keep the data: a folio that fails to launder stays
+			 * in the page cache, and it must stay dirty there.
+			 */
 			mapping_set_error(folio->mapping, ret);
+			folio_mark_dirty(folio);
+			trace_afs_folio_dirty(vnode,
+					      tracepoint_string("launder-fail"),
+					      folio);
+			return ret;
+		}
 	}
 
 	trace_afs_folio_dirty(vnode, tracepoint_string("laundered"), folio);

@@ -92,24 +92,31 @@ struct afs_rotate_decision {
 };
 
 /*
- * How meaningful an error is to whoever gets it: a server's own answer
- * beats a timeout, which beats the local network errors, which beat having
- * had nowhere to send the call.
+ * The one order of "the most meaningful error", for the calls' errors and the
+ * probes' alike: a server's own answer beats everything; then, as
+ * afs_prioritise_error() orders them, an error that something on the network
+ * sent back (a reset, a refusal, an unreachable host or net) beats a local
+ * failure, which beats silence (a timeout), which beats having had nowhere to
+ * send the call.  Any errno not named here is taken to be a server's answer:
+ * the decision only remembers errnos it made from an abort and those below.
  */
 static int afs_rotate_error_rank(int error)
 {
 	switch (error) {
 	case 0:			return 0;
 	case -EDESTADDRREQ:	return 1;
-	case -ERFKILL:		return 2;
-	case -EADDRNOTAVAIL:	return 3;
-	case -ENETUNREACH:	return 4;
-	case -EHOSTUNREACH:	return 5;
-	case -EHOSTDOWN:	return 6;
-	case -ECONNREFUSED:	return 7;
 	case -ETIME:
-	case -ETIMEDOUT:	return 8;
-	default:		return 9;	/* The server answered */
+	case -ETIMEDOUT:	return 2;
+	case -ENOMEM:
+	case -ENONET:		return 3;
+	case -ERFKILL:		return 4;
+	case -EADDRNOTAVAIL:	return 5;
+	case -ENETUNREACH:	return 6;
+	case -EHOSTUNREACH:	return 7;
+	case -EHOSTDOWN:	return 8;
+	case -ECONNREFUSED:	return 9;
+	case -ECONNRESET:	return 10;
+	default:		return 11;
 	}
 }
 
@@ -535,16 +542,18 @@ static struct afs_rotate_outcome afs_rotate_event(enum afs_rotate_event event,
 /* Out of servers: the most meaningful of what their probes said. */
 static int afs_rotate_probe_error(const struct afs_operation *op)
 {
-	struct afs_error e = {};
-	int i;
+	int best = 0, error, i;
 
 	for (i = 0; i < op->server_list->nr_servers; i++) {
 		const struct afs_server *s = op->server_list->servers[i].server;
 
-		afs_prioritise_error(&e, READ_ONCE(s->probe.error),
-				     s->probe.abort_code);
+		error = READ_ONCE(s->probe.error);
+		if (error == -ECONNABORTED)
+			error = afs_abort_to_error(READ_ONCE(s->probe.abort_code));
+		if (afs_rotate_error_rank(error) > afs_rotate_error_rank(best))
+			best = error;
 	}
-	return e.error;
+	return best;
 }
 
 /*

@@ -59,6 +59,7 @@ enum afs_rotate_action {
 	AFS_ROTATE_NEXT_SERVER,		/* The next untried server */
 	AFS_ROTATE_UPDATE_VLDB,		/* Refresh the volume record */
 	AFS_ROTATE_PROBE,		/* Re-probe the server and wait for it */
+	AFS_ROTATE_PROBE_NEXT_SERVER,	/* Re-probe it for later; next server */
 	AFS_ROTATE_SLEEP_RETRY,		/* Sleep, then RETRY */
 	AFS_ROTATE_SLEEP_START,		/* Sleep, then START */
 	AFS_ROTATE_SUCCEED,		/* Stop: the call succeeded */
@@ -334,12 +335,15 @@ static struct afs_rotate_decision afs_rotate_decide(struct afs_operation *op,
 		return afs_rotate_updated(op, in);
 
 	case AFS_ROTATE_NO_ADDRESSES:
-		/* Re-probe the server once before giving up on it. */
+		/* Re-probe the server each time, so that its record is fresh
+		 * for later operations, but wait for the probe and retry the
+		 * server only once.
+		 */
 		if (op->flags & AFS_OPERATION_RETRY_SERVER) {
 			op->flags &= ~AFS_OPERATION_RETRY_SERVER;
 			return afs_rotate_act(AFS_ROTATE_PROBE);
 		}
-		return afs_rotate_act(AFS_ROTATE_NEXT_SERVER);
+		return afs_rotate_act(AFS_ROTATE_PROBE_NEXT_SERVER);
 
 	case AFS_ROTATE_PROBED:
 		if (in->error == 0)
@@ -372,6 +376,7 @@ static const char *const afs_rotate_action_names[] = {
 	[AFS_ROTATE_NEXT_SERVER]	= "next server",
 	[AFS_ROTATE_UPDATE_VLDB]	= "update from the VLDB",
 	[AFS_ROTATE_PROBE]		= "probe",
+	[AFS_ROTATE_PROBE_NEXT_SERVER]	= "probe, next server",
 	[AFS_ROTATE_SLEEP_RETRY]	= "sleep, retry",
 	[AFS_ROTATE_SLEEP_START]	= "sleep, start again",
 	[AFS_ROTATE_SUCCEED]		= "succeed",
@@ -758,6 +763,9 @@ bool afs_select_fileserver(struct afs_operation *op)
 			in = afs_rotate_event(AFS_ROTATE_NO_ADDRESSES, 0);
 			continue;
 
+		case AFS_ROTATE_PROBE_NEXT_SERVER:
+			afs_probe_fileserver(op->net, op->server);
+			fallthrough;
 		case AFS_ROTATE_NEXT_SERVER:
 			if (afs_rotate_pick_server(op, &in))
 				goto use_address;

@@ -180,12 +180,12 @@ static const struct afs_test_rotate_row afs_test_rotate_rows[] = {
 	  .in = AFS_TEST_LOCAL(-ECONNREFUSED), .action = AFS_TEST_ACT(NEXT_ADDRESS),
 	  .error = -ECONNREFUSED },
 
-	/* A server out of addresses is re-probed once. */
+	/* A server out of addresses is re-probed each time, waited for once. */
 	{ "no addresses, first time", .flags = AFS_OPERATION_RETRY_SERVER,
 	  .in = AFS_TEST_EVENT(NO_ADDRESSES, 0), .action = AFS_TEST_ACT(PROBE),
 	  .clear = AFS_OPERATION_RETRY_SERVER },
 	{ "no addresses, after the re-probe", .in = AFS_TEST_EVENT(NO_ADDRESSES, 0),
-	  .action = AFS_TEST_ACT(NEXT_SERVER) },
+	  .action = AFS_TEST_ACT(PROBE_NEXT_SERVER) },
 	{ "re-probe answered", .in = AFS_TEST_EVENT(PROBED, 0),
 	  .action = AFS_TEST_ACT(RETRY_SERVER) },
 	{ "re-probe timed out", .in = AFS_TEST_EVENT(PROBED, -ETIME),
@@ -426,7 +426,7 @@ static void afs_rotate_all_unreachable(struct kunit *test)
 		AFS_TEST_STEP(AFS_TEST_EVENT(NO_ADDRESSES, 0), PROBE),
 		AFS_TEST_STEP(AFS_TEST_EVENT(PROBED, 0), RETRY_SERVER),
 		AFS_TEST_STEP(AFS_TEST_LOCAL(-ECONNREFUSED), NEXT_ADDRESS),
-		AFS_TEST_STEP(AFS_TEST_EVENT(NO_ADDRESSES, 0), NEXT_SERVER),
+		AFS_TEST_STEP(AFS_TEST_EVENT(NO_ADDRESSES, 0), PROBE_NEXT_SERVER),
 		AFS_TEST_STEP(AFS_TEST_EVENT(NO_SERVERS, -EHOSTUNREACH), FAIL,
 			      .error = -ECONNREFUSED),
 		AFS_TEST_END
@@ -669,6 +669,40 @@ static void afs_rotate_driver_next_address(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op->error, -ENOSPC);
 }
 
+/*
+ * Every address of the first server fails: it is re-probed and, the probe
+ * answering, retried from its first address; failing again, it is left for
+ * the second server, whose probe does not answer; out of servers, the
+ * operation fails with the most meaningful of the calls' errors.
+ */
+static void afs_rotate_driver_reprobe_then_retry(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+	int round;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	for (round = 0; round < 2; round++) {
+		KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[0]);
+		KUNIT_ASSERT_EQ_MSG(test, op->ac.index, 0, "round %d", round);
+		afs_test_rotate_call_ends(f, -ETIME, 0);
+		KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+		KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[0]);
+		KUNIT_ASSERT_EQ_MSG(test, op->ac.index, 1, "round %d", round);
+		afs_test_rotate_call_ends(f, -EHOSTUNREACH, 0);
+		KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	}
+
+	KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[1]);
+	f->servers[1]->probe.responded = false;
+	afs_test_rotate_call_ends(f, -ETIME, 0);
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	afs_test_rotate_call_ends(f, -ETIME, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, -EHOSTUNREACH);
+	KUNIT_EXPECT_NULL(test, op->ac.alist);
+}
+
 /* Both servers busy: one sleep, a second round, then success. */
 static void afs_rotate_driver_busy_round(struct kunit *test)
 {
@@ -768,6 +802,7 @@ static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_success),
 	KUNIT_CASE(afs_rotate_driver_offline_then_other),
 	KUNIT_CASE(afs_rotate_driver_next_address),
+	KUNIT_CASE(afs_rotate_driver_reprobe_then_retry),
 	KUNIT_CASE(afs_rotate_driver_busy_round),
 	KUNIT_CASE(afs_rotate_driver_signal),
 	KUNIT_CASE(afs_rotate_driver_lock_on_lost_server),

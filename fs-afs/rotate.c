@@ -384,8 +384,9 @@ static const char *const afs_rotate_action_names[] = {
 };
 
 /*
- * Begin iteration through a server list, starting with the vnode's last used
- * server if possible, or the last recorded good server if not.
+ * Begin iteration through a server list, starting with the server that holds
+ * the vnode's callback promise (and any lock on it) if it is still listed,
+ * else the one that answered its probe fastest.
  */
 static int afs_start_fs_iteration(struct afs_operation *op,
 				  struct afs_vnode *vnode)
@@ -562,8 +563,9 @@ static int afs_rotate_probe_error(const struct afs_operation *op)
 }
 
 /*
- * Pick the untried server with the lowest RTT, keeping to the current one if
- * it is untried, and aim the address cursor at it.  Return true with an
+ * Pick a server: the current one if it is untried and answers probes (after
+ * START, the one afs_start_fs_iteration() chose), else the untried one with
+ * the lowest RTT, and aim the address cursor at it.  Return true with an
  * address to use, or false with @in set to what happened instead.
  */
 static bool afs_rotate_pick_server(struct afs_operation *op,
@@ -582,7 +584,10 @@ static bool afs_rotate_pick_server(struct afs_operation *op,
 		return false;
 	}
 
-	if (!op->server || !test_bit(op->index, &op->untried)) {
+	if (op->index < 0 || op->index >= op->server_list->nr_servers ||
+	    !test_bit(op->index, &op->untried) ||
+	    !test_bit(AFS_SERVER_FL_RESPONDING,
+		      &op->server_list->servers[op->index].server->flags)) {
 		op->index = -1;
 		rtt = U32_MAX;
 		for (i = 0; i < op->server_list->nr_servers; i++) {

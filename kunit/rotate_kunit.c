@@ -716,7 +716,8 @@ static void afs_rotate_driver_busy_round(struct kunit *test)
 	afs_test_rotate_call_ends(f, -ECONNABORTED, VBUSY);
 	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));	/* Sleeps 1 s */
 	KUNIT_EXPECT_EQ(test, op->nr_busy_rounds, 1);
-	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[0]);
+	/* The new round begins with the vnode's last server. */
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[1]);
 
 	afs_test_rotate_call_ends(f, 0, 0);
 	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
@@ -741,6 +742,22 @@ static void afs_rotate_driver_signal(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, op->error, -ERESTARTSYS);
 	KUNIT_EXPECT_NULL(test, op->ac.alist);
+}
+
+/* The server that holds the vnode's callback promise is asked first. */
+static void afs_rotate_driver_callback_server_first(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	f->vnode->cb_server = f->servers[1];
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[1]);
+	afs_test_rotate_call_ends(f, -ECONNABORTED, VBUSY);
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[0]);
+	afs_test_rotate_call_ends(f, 0, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
 }
 
 /* A lock held on a server the volume no longer lists cannot move. */
@@ -805,6 +822,7 @@ static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_reprobe_then_retry),
 	KUNIT_CASE(afs_rotate_driver_busy_round),
 	KUNIT_CASE(afs_rotate_driver_signal),
+	KUNIT_CASE(afs_rotate_driver_callback_server_first),
 	KUNIT_CASE(afs_rotate_driver_lock_on_lost_server),
 	{}
 };

@@ -214,11 +214,11 @@ static struct afs_rotate_decision afs_rotate_aborted(struct afs_operation *op,
 
 	case VOFFLINE:
 	case VSALVAGE:
-	case VSALVAGING:
 		return afs_rotate_busy(op, AFS_ROTATE_NOTE_OFFLINE, -EBUSY);
 
 	case VBUSY:
 	case VRESTARTING:
+	case VSALVAGING:
 		return afs_rotate_busy(op, AFS_ROTATE_NOTE_BUSY, -EBUSY);
 
 	case VIO:

@@ -237,7 +237,12 @@ static struct afs_rotate_decision afs_rotate_aborted(struct afs_operation *op,
 		return afs_rotate_fail(op, -EDQUOT);
 
 	default:
-		d = afs_rotate_fail(op, afs_abort_to_error(in->abort_code));
+		/* The server's answer to the operation itself (no such file,
+		 * permission denied, ...): it reaches afs_wait_for_operation()
+		 * as the abort, for the operation's ->aborted() hook, and is
+		 * turned into an errno by afs_end_vnode_operation().
+		 */
+		d = afs_rotate_fail(op, -ECONNABORTED);
 		d.note = AFS_ROTATE_NOTE_ONLINE;
 		return d;
 	}
@@ -686,7 +691,8 @@ static struct afs_rotate_outcome afs_rotate_call_result(struct afs_operation *op
  * call's result what to do next (see afs_rotate_decide()) and does it.
  *
  * Return: true with @op->server and @op->ac set for the next call, or false
- * when the operation is over, with @op->error set.
+ * when the operation is over, with @op->error set: 0, an errno, or
+ * -ECONNABORTED with the abort code in @op->ac for a fileserver's answer.
  */
 bool afs_select_fileserver(struct afs_operation *op)
 {

@@ -139,10 +139,11 @@ static const struct afs_test_rotate_row afs_test_rotate_rows[] = {
 	  .error = -EDQUOT },
 	{ "UAEDQUOT", .in = AFS_TEST_ABORT(UAEDQUOT), .action = AFS_TEST_ACT(FAIL),
 	  .error = -EDQUOT },
+	/* The answer to the operation itself goes back as the abort. */
 	{ "VNOVNODE", .in = AFS_TEST_ABORT(VNOVNODE), .action = AFS_TEST_ACT(FAIL),
-	  .error = -ENOENT, .note = AFS_TEST_NOTE(ONLINE) },
+	  .error = -ECONNABORTED, .note = AFS_TEST_NOTE(ONLINE) },
 	{ "unknown abort", .in = AFS_TEST_ABORT(12345), .action = AFS_TEST_ACT(FAIL),
-	  .error = -EREMOTEIO, .note = AFS_TEST_NOTE(ONLINE) },
+	  .error = -ECONNABORTED, .note = AFS_TEST_NOTE(ONLINE) },
 
 	/* Local results. */
 	{ "ETIMEDOUT", .in = AFS_TEST_LOCAL(-ETIMEDOUT), .action = AFS_TEST_ACT(NEXT_ADDRESS),
@@ -816,6 +817,28 @@ static const struct afs_operation_ops afs_test_rotate_ops = {
 	.failed		= afs_test_rotate_failed,
 };
 
+/*
+ * The fileserver's answer to the operation itself (here: no such vnode)
+ * reaches the operation's ->aborted() hook, as afs_check_for_remote_deletion()
+ * needs, and the caller gets it as an errno.
+ */
+static void afs_rotate_driver_abort_reaches_op(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	op->ops = &afs_test_rotate_ops;
+	f->issue_error = -ECONNABORTED;
+	f->issue_abort = VNOVNODE;
+	afs_wait_for_operation(op);
+
+	KUNIT_EXPECT_EQ(test, f->nr_aborted, 1);
+	KUNIT_EXPECT_EQ(test, f->nr_failed, 1);
+	KUNIT_EXPECT_EQ(test, f->nr_success, 0);
+	KUNIT_EXPECT_EQ(test, op->error, -ENOENT);
+	KUNIT_EXPECT_EQ(test, op->ac.abort_code, VNOVNODE);
+}
+
 static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_success),
 	KUNIT_CASE(afs_rotate_driver_offline_then_other),
@@ -825,6 +848,7 @@ static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_signal),
 	KUNIT_CASE(afs_rotate_driver_callback_server_first),
 	KUNIT_CASE(afs_rotate_driver_lock_on_lost_server),
+	KUNIT_CASE(afs_rotate_driver_abort_reaches_op),
 	{}
 };
 

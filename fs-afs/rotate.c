@@ -672,12 +672,20 @@ static struct afs_rotate_outcome afs_rotate_update_vldb(struct afs_operation *op
 	};
 }
 
-/* What became of the address handed out last time. */
+/*
+ * What became of the address handed out last time.  The issuing function may
+ * have made no call at all: afs_op_nomem() leaves only op->error, a missing
+ * issuing function only op->ac.error, and neither is a success.
+ */
 static struct afs_rotate_outcome afs_rotate_call_result(struct afs_operation *op)
 {
+	int error = op->ac.error;
+
+	if (!op->call)
+		error = error ?: op->error ?: -EIO;
 	return (struct afs_rotate_outcome){
 		.event		= AFS_ROTATE_CALL_DONE,
-		.error		= op->ac.error,
+		.error		= error,
 		.abort_code	= op->ac.abort_code,
 		.volume_rw	= op->volume->type == AFSVL_RWVOL,
 	};
@@ -785,6 +793,11 @@ bool afs_select_fileserver(struct afs_operation *op)
 	}
 
 use_address:
+	/* Whatever the issuing function does, the next pass must see it. */
+	op->call = NULL;
+	op->error = 0;
+	op->ac.error = 0;
+	op->ac.abort_code = 0;
 	_debug("address [%u] %u/%u %pISp",
 	       op->index, op->ac.index, op->ac.alist->nr_addrs,
 	       &op->ac.alist->addrs[op->ac.index].transport);

@@ -839,6 +839,21 @@ static void afs_rotate_driver_abort_reaches_op(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op->ac.abort_code, VNOVNODE);
 }
 
+/* An issuing function that could not allocate its call is not a success. */
+static void afs_rotate_driver_nomem_is_no_success(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	op->ops = &afs_test_rotate_ops;
+	f->issue_error = -ENOMEM;
+	afs_wait_for_operation(op);
+
+	KUNIT_EXPECT_EQ(test, f->nr_success, 0);
+	KUNIT_EXPECT_EQ(test, f->nr_failed, 1);
+	KUNIT_EXPECT_EQ(test, op->error, -ENOMEM);
+}
+
 static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_success),
 	KUNIT_CASE(afs_rotate_driver_offline_then_other),
@@ -849,6 +864,7 @@ static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_callback_server_first),
 	KUNIT_CASE(afs_rotate_driver_lock_on_lost_server),
 	KUNIT_CASE(afs_rotate_driver_abort_reaches_op),
+	KUNIT_CASE(afs_rotate_driver_nomem_is_no_success),
 	{}
 };
 

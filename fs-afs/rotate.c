@@ -75,6 +75,7 @@ enum afs_rotate_note {
 	AFS_ROTATE_NOTE_NO_VOLUME,	/* This server lacks the volume */
 	AFS_ROTATE_NOTE_MOVED,		/* The volume moved */
 	AFS_ROTATE_NOTE_UNEXPECTED,	/* An abort a fileserver should not send */
+	AFS_ROTATE_NOTE_PEER_RESET,	/* The server lost track of our calls */
 };
 
 struct afs_rotate_outcome {
@@ -252,6 +253,8 @@ static struct afs_rotate_decision afs_rotate_aborted(struct afs_operation *op,
 static struct afs_rotate_decision afs_rotate_call_done(struct afs_operation *op,
 						       const struct afs_rotate_outcome *in)
 {
+	struct afs_rotate_decision d;
+
 	switch (in->error) {
 	case 0:
 		op->rotate_error = 0;
@@ -274,6 +277,10 @@ static struct afs_rotate_decision afs_rotate_call_done(struct afs_operation *op,
 		return afs_rotate_act(AFS_ROTATE_NEXT_ADDRESS);
 
 	case -ENETRESET:
+		d = afs_rotate_fail(op, in->error);
+		d.note = AFS_ROTATE_NOTE_PEER_RESET;
+		return d;
+
 	case -ECONNRESET:
 	default:
 		/* The call may have done something, or we cannot go on. */
@@ -499,6 +506,10 @@ static void afs_rotate_record(struct afs_operation *op,
 	case AFS_ROTATE_NOTE_UNEXPECTED:
 		pr_warn_ratelimited("kAFS: Unexpected abort %d from a fileserver (op=%x)\n",
 				    in->abort_code, op->debug_id);
+		return;
+	case AFS_ROTATE_NOTE_PEER_RESET:
+		pr_warn("kAFS: Peer reset %s (op=%x)\n",
+			op->type ? op->type->name : "???", op->debug_id);
 		return;
 	}
 

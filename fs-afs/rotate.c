@@ -517,14 +517,18 @@ static void afs_rotate_record(struct afs_operation *op,
 		  volume->vid, volume->name, afs_rotate_busy_state(in->abort_code));
 }
 
-/* Sleep between rounds; false if a signal cut the sleep short. */
+/*
+ * Sleep between rounds; false if a signal cut the sleep short.  An operation
+ * that must not be interrupted (a store from writeback, a lock release) can
+ * still be killed: its task is going away, and a store's pages stay dirty.
+ */
 static bool afs_rotate_sleep(struct afs_operation *op)
 {
 	long timeout = msecs_to_jiffies(AFS_ROTATE_BUSY_SLEEP_MS);
 
 	if (op->flags & AFS_OPERATION_UNINTR) {
-		schedule_timeout_uninterruptible(timeout);
-		return true;
+		schedule_timeout_killable(timeout);
+		return !fatal_signal_pending(current);
 	}
 	schedule_timeout_interruptible(timeout);
 	return !signal_pending(current);

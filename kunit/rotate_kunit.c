@@ -746,6 +746,41 @@ static void afs_rotate_driver_signal(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, op->ac.alist);
 }
 
+/* Make a signal pending on the test's own thread, without delivering it. */
+static void afs_test_rotate_pend_signal(int sig)
+{
+	spin_lock_irq(&current->sighand->siglock);
+	sigaddset(&current->pending.signal, sig);
+	set_tsk_thread_flag(current, TIF_SIGPENDING);
+	spin_unlock_irq(&current->sighand->siglock);
+}
+
+/*
+ * An uninterruptible operation (a store from writeback) sleeping on a busy
+ * server shrugs off an ordinary signal but not a fatal one.
+ */
+static void afs_rotate_driver_killable(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	op->flags |= AFS_OPERATION_CUR_ONLY | AFS_OPERATION_UNINTR;
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	afs_test_rotate_call_ends(f, -ECONNABORTED, VBUSY);
+
+	afs_test_rotate_pend_signal(SIGUSR1);
+	KUNIT_EXPECT_TRUE(test, afs_select_fileserver(op));	/* Sleeps 1 s */
+	KUNIT_EXPECT_EQ(test, op->nr_busy_rounds, 1);
+	afs_test_rotate_call_ends(f, -ECONNABORTED, VBUSY);
+
+	afs_test_rotate_pend_signal(SIGKILL);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	flush_signals(current);
+
+	KUNIT_EXPECT_EQ(test, op->error, -ERESTARTSYS);
+	KUNIT_EXPECT_NULL(test, op->ac.alist);
+}
+
 /* The server that holds the vnode's callback promise is asked first. */
 static void afs_rotate_driver_callback_server_first(struct kunit *test)
 {
@@ -861,6 +896,7 @@ static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_reprobe_then_retry),
 	KUNIT_CASE(afs_rotate_driver_busy_round),
 	KUNIT_CASE(afs_rotate_driver_signal),
+	KUNIT_CASE(afs_rotate_driver_killable),
 	KUNIT_CASE(afs_rotate_driver_callback_server_first),
 	KUNIT_CASE(afs_rotate_driver_lock_on_lost_server),
 	KUNIT_CASE(afs_rotate_driver_abort_reaches_op),

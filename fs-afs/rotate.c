@@ -30,10 +30,10 @@
 
 /*
  * Busy servers are retried in rounds: once every server has been tried and at
- * least one said it was busy, sleep and start again.  A file lock pins the
- * operation to one server, which is then retried after each sleep.  Either
- * way the rounds are bounded: a fileserver that is restarting or salvaging a
- * volume usually answers within tens of seconds.
+ * least one said it was busy (or too slow to finish the call), sleep and start
+ * again.  A file lock pins the operation to one server, which is then retried
+ * after each sleep.  Either way the rounds are bounded: a fileserver that is
+ * restarting or salvaging a volume usually answers within tens of seconds.
  */
 #define AFS_ROTATE_BUSY_SLEEP_MS	1000
 #define AFS_ROTATE_MAX_BUSY_ROUNDS	30
@@ -151,9 +151,10 @@ static struct afs_rotate_decision afs_rotate_next(struct afs_operation *op,
 }
 
 /*
- * The volume is busy or offline on this server: @error is what to remember.
- * A file lock pins us to the server: sleep and retry it.  Otherwise try the
- * others and come back to this one after a sleep at the end of the round.
+ * The volume is busy or offline on this server, or the server was too slow to
+ * finish the call: @error says which.  A file lock pins us to the server: sleep
+ * and retry it.  Otherwise try the others and come back to this one after a
+ * sleep at the end of the round.
  */
 static struct afs_rotate_decision afs_rotate_busy(struct afs_operation *op,
 						  enum afs_rotate_note note,
@@ -211,7 +212,12 @@ static struct afs_rotate_decision afs_rotate_aborted(struct afs_operation *op,
 
 	case VNOSERVICE:
 	case RX_CALL_TIMEOUT:
-		return afs_rotate_next(op, -ETIMEDOUT);
+		/* The server gave up on the call, having heard nothing from
+		 * us for too long (the OpenAFS fileserver's idle-dead abort is
+		 * VNOSERVICE): it is overloaded, or we are.  Wait for it as for
+		 * a busy one.
+		 */
+		return afs_rotate_busy(op, AFS_ROTATE_NOTE_NONE, -ETIMEDOUT);
 
 	case VOFFLINE:
 	case VSALVAGE:
@@ -318,7 +324,7 @@ static struct afs_rotate_decision afs_rotate_no_servers(struct afs_operation *op
 	if (op->flags & AFS_OPERATION_VBUSY) {
 		op->flags &= ~AFS_OPERATION_VBUSY;
 		if (op->nr_busy_rounds >= AFS_ROTATE_MAX_BUSY_ROUNDS)
-			return afs_rotate_fail(op, -EBUSY);
+			return afs_rotate_fail(op, op->rotate_error ?: -EBUSY);
 		op->nr_busy_rounds++;
 		return afs_rotate_act(AFS_ROTATE_SLEEP_START);
 	}

@@ -70,10 +70,16 @@ static const struct afs_test_rotate_row afs_test_rotate_rows[] = {
 	{ "VONLINE", .in = AFS_TEST_ABORT(VONLINE), .action = AFS_TEST_ACT(NEXT_SERVER),
 	  .error = -EREMOTEIO, .note = AFS_TEST_NOTE(UNEXPECTED) },
 
+	/* The server gave up on a slow call: wait for it as for a busy one. */
 	{ "VNOSERVICE", .in = AFS_TEST_ABORT(VNOSERVICE), .action = AFS_TEST_ACT(NEXT_SERVER),
-	  .error = -ETIMEDOUT, .clear = AFS_OPERATION_VBUSY },
+	  .error = -ETIMEDOUT, .set = AFS_OPERATION_VBUSY },
 	{ "RX_CALL_TIMEOUT", .in = AFS_TEST_ABORT(RX_CALL_TIMEOUT),
-	  .action = AFS_TEST_ACT(NEXT_SERVER), .error = -ETIMEDOUT, .clear = AFS_OPERATION_VBUSY },
+	  .action = AFS_TEST_ACT(NEXT_SERVER), .error = -ETIMEDOUT, .set = AFS_OPERATION_VBUSY },
+	{ "VNOSERVICE with a file lock", .flags = AFS_OPERATION_CUR_ONLY,
+	  .in = AFS_TEST_ABORT(VNOSERVICE), .action = AFS_TEST_ACT(SLEEP_RETRY),
+	  .rounds_after = 1 },
+	{ "VNOSERVICE when sleeping is forbidden", .flags = AFS_OPERATION_NO_VSLEEP,
+	  .in = AFS_TEST_ABORT(VNOSERVICE), .action = AFS_TEST_ACT(FAIL), .error = -ETIMEDOUT },
 
 	/* Offline and busy: try the others, come back after the round. */
 	{ "VOFFLINE", .in = AFS_TEST_ABORT(VOFFLINE), .action = AFS_TEST_ACT(NEXT_SERVER),
@@ -204,6 +210,9 @@ static const struct afs_test_rotate_row afs_test_rotate_rows[] = {
 	{ "no servers, some busy, rounds used up", .flags = AFS_OPERATION_VBUSY,
 	  .prior = -EBUSY, .rounds = AFS_TEST_ROUNDS, .in = AFS_TEST_EVENT(NO_SERVERS, 0),
 	  .action = AFS_TEST_ACT(FAIL), .error = -EBUSY, .rounds_after = AFS_TEST_ROUNDS },
+	{ "no servers, one slow, rounds used up", .flags = AFS_OPERATION_VBUSY,
+	  .prior = -ETIMEDOUT, .rounds = AFS_TEST_ROUNDS, .in = AFS_TEST_EVENT(NO_SERVERS, 0),
+	  .action = AFS_TEST_ACT(FAIL), .error = -ETIMEDOUT, .rounds_after = AFS_TEST_ROUNDS },
 	{ "no servers, a server's answer beats the probes", .prior = -EREMOTEIO,
 	  .in = AFS_TEST_EVENT(NO_SERVERS, -ECONNREFUSED), .action = AFS_TEST_ACT(FAIL),
 	  .error = -EREMOTEIO },
@@ -328,7 +337,10 @@ static void afs_rotate_busy_rounds_then_success(struct kunit *test)
 	afs_test_rotate_run(test, 0, steps);
 }
 
-/* Busy for ever: a bounded number of sleeps, then -EBUSY, never a spin. */
+/*
+ * Busy (or slow) for ever: a bounded number of sleeps, then the remembered
+ * error, never a spin.
+ */
 static void afs_test_rotate_forever(struct kunit *test, u32 abort_code, int error)
 {
 	struct afs_operation *op = afs_test_rotate_op(test, 0);
@@ -356,6 +368,30 @@ static void afs_test_rotate_forever(struct kunit *test, u32 abort_code, int erro
 static void afs_rotate_busy_forever(struct kunit *test)
 {
 	afs_test_rotate_forever(test, VBUSY, -EBUSY);
+}
+
+static void afs_rotate_slow_forever(struct kunit *test)
+{
+	afs_test_rotate_forever(test, VNOSERVICE, -ETIMEDOUT);
+}
+
+/*
+ * The only server gives up on a call twice (the OpenAFS fileserver's
+ * idle-dead abort under load): ride it out, as a busy one.
+ */
+static void afs_rotate_slow_only_server(struct kunit *test)
+{
+	static const struct afs_test_rotate_step steps[] = {
+		AFS_TEST_STEP(AFS_TEST_EVENT(BEGIN, 0), START),
+		AFS_TEST_STEP(AFS_TEST_ABORT(VNOSERVICE), NEXT_SERVER),
+		AFS_TEST_STEP(AFS_TEST_EVENT(NO_SERVERS, 0), SLEEP_START),
+		AFS_TEST_STEP(AFS_TEST_ABORT(RX_CALL_TIMEOUT), NEXT_SERVER),
+		AFS_TEST_STEP(AFS_TEST_EVENT(NO_SERVERS, 0), SLEEP_START),
+		AFS_TEST_STEP(AFS_TEST_LOCAL(0), SUCCEED),
+		AFS_TEST_END
+	};
+
+	afs_test_rotate_run(test, 0, steps);
 }
 
 static void afs_rotate_moved_then_success(struct kunit *test)
@@ -705,7 +741,7 @@ static void afs_rotate_driver_reprobe_then_retry(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, op->ac.alist);
 }
 
-/* Both servers busy: one sleep, a second round, then success. */
+/* One server busy, one slow: one sleep, a second round, then success. */
 static void afs_rotate_driver_busy_round(struct kunit *test)
 {
 	struct afs_test_rotate_fixture *f = test->priv;
@@ -715,7 +751,7 @@ static void afs_rotate_driver_busy_round(struct kunit *test)
 	afs_test_rotate_call_ends(f, -ECONNABORTED, VBUSY);
 	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
 	KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[1]);
-	afs_test_rotate_call_ends(f, -ECONNABORTED, VBUSY);
+	afs_test_rotate_call_ends(f, -ECONNABORTED, VNOSERVICE);
 	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));	/* Sleeps 1 s */
 	KUNIT_EXPECT_EQ(test, op->nr_busy_rounds, 1);
 	/* The new round begins with the vnode's last server. */
@@ -916,6 +952,8 @@ static struct kunit_case afs_rotate_test_cases[] = {
 	KUNIT_CASE(afs_rotate_offline_then_other_server),
 	KUNIT_CASE(afs_rotate_busy_rounds_then_success),
 	KUNIT_CASE(afs_rotate_busy_forever),
+	KUNIT_CASE(afs_rotate_slow_forever),
+	KUNIT_CASE(afs_rotate_slow_only_server),
 	KUNIT_CASE(afs_rotate_moved_then_success),
 	KUNIT_CASE(afs_rotate_moved_twice),
 	KUNIT_CASE(afs_rotate_no_volume_anywhere),

@@ -60,6 +60,7 @@ enum afs_rotate_action {
 	AFS_ROTATE_UPDATE_VLDB,		/* Refresh the volume record */
 	AFS_ROTATE_PROBE,		/* Re-probe the server and wait for it */
 	AFS_ROTATE_PROBE_NEXT_SERVER,	/* Re-probe it for later; next server */
+	AFS_ROTATE_PROBE_UNANSWERED,	/* Probe the silent servers, pick again */
 	AFS_ROTATE_SLEEP_RETRY,		/* Sleep, then RETRY */
 	AFS_ROTATE_SLEEP_START,		/* Sleep, then START */
 	AFS_ROTATE_SUCCEED,		/* Stop: the call succeeded */
@@ -85,6 +86,7 @@ struct afs_rotate_outcome {
 	bool			volume_rw;	/* CALL_DONE: a read-write volume */
 	bool			volume_deleted;	/* VLDB_UPDATED: the volume is gone */
 	bool			servers_changed; /* VLDB_UPDATED: a new server list */
+	bool			unanswered;	/* NO_SERVERS: some skipped, silent */
 };
 
 struct afs_rotate_decision {
@@ -329,6 +331,15 @@ static struct afs_rotate_decision afs_rotate_no_servers(struct afs_operation *op
 		return afs_rotate_act(AFS_ROTATE_SLEEP_START);
 	}
 
+	/* A server that did not answer its last probe was not tried: it may
+	 * have come back since (a restarted fileserver is otherwise ignored
+	 * until its next periodic probe).  Probe such servers once.
+	 */
+	if (in->unanswered && !(op->flags & AFS_OPERATION_TRIED_ALL)) {
+		op->flags |= AFS_OPERATION_TRIED_ALL;
+		return afs_rotate_act(AFS_ROTATE_PROBE_UNANSWERED);
+	}
+
 	/* What the calls said, or failing that what the probes said. */
 	afs_rotate_note_error(op, in->error);
 	return afs_rotate_fail(op, op->rotate_error ?: -EDESTADDRREQ);
@@ -395,6 +406,7 @@ static const char *const afs_rotate_action_names[] = {
 	[AFS_ROTATE_UPDATE_VLDB]	= "update from the VLDB",
 	[AFS_ROTATE_PROBE]		= "probe",
 	[AFS_ROTATE_PROBE_NEXT_SERVER]	= "probe, next server",
+	[AFS_ROTATE_PROBE_UNANSWERED]	= "probe the silent servers",
 	[AFS_ROTATE_SLEEP_RETRY]	= "sleep, retry",
 	[AFS_ROTATE_SLEEP_START]	= "sleep, start again",
 	[AFS_ROTATE_SUCCEED]		= "succeed",
@@ -589,6 +601,29 @@ static int afs_rotate_probe_error(const struct afs_operation *op)
 }
 
 /*
+ * Whether any untried server was skipped for not answering its last probe;
+ * with @probe, probe each of them now.  afs_rotate_pick_server() waits for
+ * those probes.
+ */
+static bool afs_rotate_probe_unanswered(struct afs_operation *op, bool probe)
+{
+	bool found = false;
+	int i;
+
+	for (i = 0; i < op->server_list->nr_servers; i++) {
+		struct afs_server *s = op->server_list->servers[i].server;
+
+		if (!test_bit(i, &op->untried) ||
+		    test_bit(AFS_SERVER_FL_RESPONDING, &s->flags))
+			continue;
+		found = true;
+		if (probe)
+			afs_probe_fileserver(op->net, s);
+	}
+	return found;
+}
+
+/*
  * Pick a server: the current one if it is untried and answers probes (after
  * START, the one afs_start_fs_iteration() chose), else the untried one with
  * the lowest RTT, and aim the address cursor at it.  Return true with an
@@ -633,6 +668,7 @@ static bool afs_rotate_pick_server(struct afs_operation *op,
 		op->server = NULL;
 		*in = afs_rotate_event(AFS_ROTATE_NO_SERVERS,
 				       afs_rotate_probe_error(op));
+		in->unanswered = afs_rotate_probe_unanswered(op, false);
 		return false;
 	}
 
@@ -801,6 +837,12 @@ bool afs_select_fileserver(struct afs_operation *op)
 			if (afs_iterate_addresses(&op->ac))
 				goto use_address;
 			in = afs_rotate_event(AFS_ROTATE_NO_ADDRESSES, 0);
+			continue;
+
+		case AFS_ROTATE_PROBE_UNANSWERED:
+			afs_rotate_probe_unanswered(op, true);
+			if (afs_rotate_pick_server(op, &in))
+				goto use_address;
 			continue;
 
 		case AFS_ROTATE_PROBE_NEXT_SERVER:

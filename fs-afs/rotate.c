@@ -397,6 +397,17 @@ static struct afs_rotate_decision afs_rotate_decide(struct afs_operation *op,
  * The driver.
  */
 
+static const char *const afs_rotate_event_names[] = {
+	[AFS_ROTATE_BEGIN]		= "begin",
+	[AFS_ROTATE_CALL_DONE]		= "call",
+	[AFS_ROTATE_VLDB_UPDATED]	= "VLDB update",
+	[AFS_ROTATE_NO_ADDRESSES]	= "no address",
+	[AFS_ROTATE_PROBED]		= "probe",
+	[AFS_ROTATE_NO_SERVERS]		= "no server",
+	[AFS_ROTATE_STEP_FAILED]	= "step",
+	[AFS_ROTATE_INTERRUPTED]	= "signal",
+};
+
 static const char *const afs_rotate_action_names[] = {
 	[AFS_ROTATE_START]		= "start",
 	[AFS_ROTATE_RETRY]		= "retry",
@@ -487,12 +498,13 @@ static void afs_rotate_record(struct afs_operation *op,
 	if ((in->event == AFS_ROTATE_CALL_DONE && in->error &&
 	     in->error != -ERESTARTSYS && in->error != -EINTR &&
 	     d->note != AFS_ROTATE_NOTE_ONLINE) ||
-	    (in->event == AFS_ROTATE_STEP_FAILED && in->error != -ERESTARTSYS))
-		pr_info_ratelimited("kAFS: %s (op=%x): %s error %d abort %d: %s\n",
+	    (in->event != AFS_ROTATE_CALL_DONE && d->action == AFS_ROTATE_FAIL &&
+	     d->error != -ERESTARTSYS))
+		pr_info_ratelimited("kAFS: %s (op=%x): %s error %d abort %d: %s %d\n",
 				    op->type ? op->type->name : "???", op->debug_id,
-				    in->event == AFS_ROTATE_CALL_DONE ? "call" : "step",
+				    afs_rotate_event_names[in->event],
 				    in->error, in->abort_code,
-				    afs_rotate_action_names[d->action]);
+				    afs_rotate_action_names[d->action], d->error);
 
 	switch (d->note) {
 	case AFS_ROTATE_NOTE_NONE:

@@ -530,7 +530,10 @@ static void afs_rotate_record(struct afs_operation *op,
 		set_bit(AFS_VOLUME_NEEDS_UPDATE, &volume->flags);
 		return;
 	case AFS_ROTATE_NOTE_MOVED:
-		set_bit(AFS_VOLUME_WAIT, &volume->flags);
+		/* Not AFS_VOLUME_WAIT, as 6.1 does: afs_check_volume_status()
+		 * would wait for it before updating, and only an update clears
+		 * it, so the operation slept until a signal came.
+		 */
 		set_bit(AFS_VOLUME_NEEDS_UPDATE, &volume->flags);
 		return;
 	case AFS_ROTATE_NOTE_UNEXPECTED:

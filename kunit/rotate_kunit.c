@@ -828,6 +828,30 @@ static void afs_rotate_driver_killable(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, op->ac.alist);
 }
 
+/*
+ * VMOVED: the volume record is refreshed at once, not waited for.  Another
+ * task is taken to be updating the record (so no VL server is asked) and
+ * leaves the server list as it was, so the operation must fail -ENOMEDIUM;
+ * a signal is kept pending so that waiting for an update nobody makes does
+ * not hang the case.
+ */
+static void afs_rotate_driver_moved_does_not_wait(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	set_bit(AFS_VOLUME_UPDATING, &f->volume->flags);
+	afs_test_rotate_pend_signal(SIGUSR1);
+	afs_test_rotate_call_ends(f, -ECONNABORTED, VMOVED);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	flush_signals(current);
+
+	KUNIT_EXPECT_EQ(test, op->error, -ENOMEDIUM);
+	KUNIT_EXPECT_FALSE(test, test_bit(AFS_VOLUME_WAIT, &f->volume->flags));
+	KUNIT_EXPECT_TRUE(test, test_bit(AFS_VOLUME_NEEDS_UPDATE, &f->volume->flags));
+}
+
 /* The server that holds the vnode's callback promise is asked first. */
 static void afs_rotate_driver_callback_server_first(struct kunit *test)
 {
@@ -944,6 +968,7 @@ static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_busy_round),
 	KUNIT_CASE(afs_rotate_driver_signal),
 	KUNIT_CASE(afs_rotate_driver_killable),
+	KUNIT_CASE(afs_rotate_driver_moved_does_not_wait),
 	KUNIT_CASE(afs_rotate_driver_callback_server_first),
 	KUNIT_CASE(afs_rotate_driver_lock_on_lost_server),
 	KUNIT_CASE(afs_rotate_driver_abort_reaches_op),

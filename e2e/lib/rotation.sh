@@ -188,15 +188,21 @@ rot_all_down() {
 }
 
 # Load the fileserver hard (upstream fstests' fsstress, as generic/013 runs
-# it) on the RW volume: no store may fail.
+# it) on the RW volume: no store may fail, nor be resent without its data
+# (the server's "insufficient data" abort: a retried store whose data had
+# already been consumed).
+rot_store_errors() {
+	dmesg | grep -cE 'Unexpected error from FS.StoreData|insufficient data failure on FS.StoreData'
+}
+
 rot_load() {
-	before=$(dmesg | grep -c 'Unexpected error from FS.StoreData')
+	before=$(rot_store_errors)
 	mkdir -p $ROT_RW/stress
 	t0=$(rot_now)
 	# shellcheck disable=SC2086
 	fsstress ${ROT_FSSTRESS:--p 20 -n 400} -r -m 8 -d $ROT_RW/stress > /tmp/rot-fss.out 2>&1
 	rc=$?
-	after=$(dmesg | grep -c 'Unexpected error from FS.StoreData')
+	after=$(rot_store_errors)
 	echo "measured: fsstress: status $rc in $(($(rot_now) - t0)) s;" \
 	     "StoreData errors: $((after - before))"
 	tail -n 5 /tmp/rot-fss.out

@@ -24,8 +24,12 @@ afs_bins=(/usr/sbin/bosserver /usr/bin/bos /usr/bin/vos /usr/bin/pts
 	  /usr/lib/openafs/fileserver /usr/lib/openafs/volserver
 	  /usr/lib/openafs/salvager)
 
+# fstests' fsstress, when its source is at hand, for the loaded-server check.
+fsstress=$("$repo/scripts/build-fsstress.sh")
+
 stamp=$( { cat "$debroot.stamp"; dpkg-query -W busybox-static libc6;
-	  find "$repo/e2e" -type f | sort | xargs cat; } | sha256sum | cut -d' ' -f1)
+	  find "$repo/e2e" -type f | sort | xargs cat;
+	  [ -z "$fsstress" ] || cat "$fsstress"; } | sha256sum | cut -d' ' -f1)
 if [ -f "$image" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$image"
 	exit 0
@@ -57,6 +61,7 @@ done
 for helper in "$repo"/e2e/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$root/bin/$(basename "$helper" .c)" "$helper"
 done
+[ -z "$fsstress" ] || cp "$fsstress" "$root/bin/fsstress"
 install -m 0755 "$repo/e2e/init" "$root/init"
 mkdir -p "$root/e2e"
 cp -r "$repo/e2e/lib" "$repo/e2e/topics" "$root/e2e/"

@@ -33,14 +33,16 @@ cell_configure() {
 # said why, if a server does not come up.
 cell_start() {
 	say "starting bosserver"
-	bosserver -noauth || { echo "bosserver did not start"; return 1; }
+	# -rxbind here and below: a second fileserver may listen on the same
+	# ports at another address (cell_add_fileserver).
+	bosserver -noauth -rxbind || { echo "bosserver did not start"; return 1; }
 	wait_for 30 bos status $HOST -noauth ||
 		{ echo "bosserver does not answer"; return 1; }
 	bos create $HOST ptserver simple /usr/lib/openafs/ptserver -noauth
 	bos create $HOST vlserver simple /usr/lib/openafs/vlserver -noauth
 	wait_for 60 vos listvldb -noauth || { echo "no VLDB quorum"; return 1; }
-	bos create $HOST fs fs /usr/lib/openafs/fileserver \
-		/usr/lib/openafs/volserver /usr/lib/openafs/salvager -noauth
+	bos create $HOST fs fs "/usr/lib/openafs/fileserver -rxbind" \
+		"/usr/lib/openafs/volserver -rxbind" /usr/lib/openafs/salvager -noauth
 	wait_for 60 sh -c "vos listaddrs -noresolve -noauth | grep -q $ADDR" ||
 		{ echo "the fileserver did not register"; return 1; }
 	wait_for 60 vos partinfo $ADDR -noauth ||
@@ -66,4 +68,38 @@ volume_create() {
 # volume_kb <name>: the volume's size in KiB as the server sees it.
 volume_kb() {
 	vos examine "$1" -noauth | sed -n "s/^$1 .* \([0-9]*\) K .*/\1/p"
+}
+
+# cell_add_fileserver <address>: another fileserver in the cell, with its own
+# bosserver, configuration, state, logs and partition /vicepa, in a mount
+# namespace of its own, on <address> (-rxbind); registered in the VLDB, and
+# the client's address there made an administrator too (kAFS reaches it from
+# <address>).  Returns non-zero, having said why, if it does not come up.
+cell_add_fileserver() {
+	fs_addr=$1
+	fs_root=/tmp/fs-$fs_addr
+	ip addr add "$fs_addr/32" dev lo
+	mkdir -p "$fs_root/etc" "$fs_root/local" "$fs_root/log" "$fs_root/vicepa"
+	cp -a /etc/openafs/. "$fs_root/etc/"
+	rm -f "$fs_root/etc/BosConfig"
+	echo "f $fs_addr" > "$fs_root/local/NetInfo"
+	: > "$fs_root/local/NoAuth"
+	: > "$fs_root/vicepa/AlwaysAttach"
+	unshare -m sh -c "
+		mount --bind $fs_root/etc /etc/openafs &&
+		mount --bind $fs_root/local /var/lib/openafs/local &&
+		mount --bind $fs_root/log /var/log/openafs &&
+		mount --bind $fs_root/vicepa /vicepa &&
+		exec bosserver -noauth -rxbind" ||
+		{ echo "bosserver on $fs_addr did not start"; return 1; }
+	wait_for 30 bos status "$fs_addr" -noauth ||
+		{ echo "bosserver on $fs_addr does not answer"; return 1; }
+	bos create "$fs_addr" fs fs "/usr/lib/openafs/fileserver -rxbind" \
+		"/usr/lib/openafs/volserver -rxbind" /usr/lib/openafs/salvager -noauth
+	wait_for 60 sh -c "vos listaddrs -noresolve -noauth | grep -q $fs_addr" ||
+		{ echo "the fileserver on $fs_addr did not register"; return 1; }
+	wait_for 60 vos partinfo "$fs_addr" -noauth ||
+		{ echo "the volserver on $fs_addr does not answer"; return 1; }
+	pts createuser -name "$fs_addr" -noauth > /dev/null
+	pts adduser -user "$fs_addr" -group system:administrators -noauth
 }

@@ -37,7 +37,9 @@ cell_start() {
 	wait_for 30 bos status $HOST -noauth ||
 		{ echo "bosserver does not answer"; return 1; }
 	bos create $HOST ptserver simple /usr/lib/openafs/ptserver -noauth
-	bos create $HOST vlserver simple /usr/lib/openafs/vlserver -noauth
+	# Bound to $ADDR only, so that more VL servers can listen on other
+	# loopback addresses (cell_add_vlserver).
+	bos create $HOST vlserver simple "/usr/lib/openafs/vlserver -rxbind" -noauth
 	wait_for 60 vos listvldb -noauth || { echo "no VLDB quorum"; return 1; }
 	bos create $HOST fs fs /usr/lib/openafs/fileserver \
 		/usr/lib/openafs/volserver /usr/lib/openafs/salvager -noauth

@@ -13,8 +13,9 @@ build=${AFS_BUILD_DIR:-$repo/build}
 out=$build/e2e
 image=$out/initramfs.cpio.gz
 
-# The OpenAFS programs are unpacked from their packages, never installed
-# here (scripts/guest-debs.sh); busybox-static and cpio are mere tools.
+# The OpenAFS programs and request-key are unpacked from their packages,
+# never installed here (scripts/guest-debs.sh); busybox-static and cpio are
+# mere tools.
 "$repo/scripts/install-deps.sh" busybox-static cpio gzip >&2
 debroot=$("$repo/scripts/guest-debs.sh")
 libpath=$debroot/usr/lib/x86_64-linux-gnu:$debroot/lib/x86_64-linux-gnu
@@ -22,7 +23,7 @@ libpath=$debroot/usr/lib/x86_64-linux-gnu:$debroot/lib/x86_64-linux-gnu
 afs_bins=(/usr/sbin/bosserver /usr/bin/bos /usr/bin/vos /usr/bin/pts
 	  /usr/lib/openafs/ptserver /usr/lib/openafs/vlserver
 	  /usr/lib/openafs/fileserver /usr/lib/openafs/volserver
-	  /usr/lib/openafs/salvager)
+	  /usr/lib/openafs/salvager /sbin/request-key)
 
 # fstests' fsstress, when its source is at hand, for the loaded-server check.
 fsstress=$("$repo/scripts/build-fsstress.sh")

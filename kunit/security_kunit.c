@@ -16,7 +16,7 @@
 #define AFS_TEST_NR_KEYS	64
 #define AFS_TEST_NR_VNODES	8
 
-struct afs_permits_fixture {
+struct afs_test_permits_fixture {
 	struct afs_cell		*cell;
 	struct afs_volume	*volume;
 	struct afs_vnode	*vnodes[AFS_TEST_NR_VNODES];
@@ -61,9 +61,9 @@ static unsigned int afs_test_nr_hashed(void)
 	return nr;
 }
 
-static int afs_permits_init(struct kunit *test)
+static int afs_test_permits_init(struct kunit *test)
 {
-	struct afs_permits_fixture *f;
+	struct afs_test_permits_fixture *f;
 	char desc[32];
 	int i;
 
@@ -116,9 +116,9 @@ static int afs_permits_init(struct kunit *test)
  * Drop every permit, wait for the sets to be freed, and check that the hash
  * is empty and that each key is back to the one reference the fixture holds.
  */
-static void afs_permits_exit(struct kunit *test)
+static void afs_test_permits_exit(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	unsigned int i;
 
 	if (!f)
@@ -139,7 +139,7 @@ static void afs_permits_exit(struct kunit *test)
 }
 
 /* Cache @access for key @k on vnode @v, as a fileserver reply would. */
-static void afs_test_cache(struct afs_permits_fixture *f, unsigned int v,
+static void afs_test_cache(struct afs_test_permits_fixture *f, unsigned int v,
 			   unsigned int k, afs_access_t access)
 {
 	struct afs_vnode *vnode = f->vnodes[v];
@@ -148,7 +148,7 @@ static void afs_test_cache(struct afs_permits_fixture *f, unsigned int v,
 	afs_cache_permit(vnode, f->keys[k], afs_calc_vnode_cb_break(vnode), &scb);
 }
 
-static struct afs_permits *afs_test_permits(struct afs_permits_fixture *f,
+static struct afs_permits *afs_test_permits(struct afs_test_permits_fixture *f,
 					    unsigned int v)
 {
 	return rcu_access_pointer(f->vnodes[v]->permit_cache);
@@ -156,7 +156,7 @@ static struct afs_permits *afs_test_permits(struct afs_permits_fixture *f,
 
 static void afs_permits_share_identical(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_permits *p;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ | AFS_ACE_LOOKUP);
@@ -174,7 +174,7 @@ static void afs_permits_share_identical(struct kunit *test)
 
 static void afs_permits_share_any_order(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ);
 	afs_test_cache(f, 0, 2, AFS_ACE_LOOKUP);
@@ -191,7 +191,7 @@ static void afs_permits_share_any_order(struct kunit *test)
 
 static void afs_permits_different_access(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_permits *p0;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ);
@@ -212,7 +212,7 @@ static void afs_permits_different_access(struct kunit *test)
 /* A changed ACL invalidates the other keys' permits on that inode too. */
 static void afs_permits_access_change_drops_others(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ);
 	afs_test_cache(f, 0, 2, AFS_ACE_READ);
@@ -225,7 +225,7 @@ static void afs_permits_access_change_drops_others(struct kunit *test)
 
 static void afs_permits_add_key_unshares(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_permits *shared;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ);
@@ -244,7 +244,7 @@ static void afs_permits_add_key_unshares(struct kunit *test)
 /* The same permit again changes nothing, not even a reference. */
 static void afs_permits_recache_is_noop(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_permits *p;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ);
@@ -256,7 +256,7 @@ static void afs_permits_recache_is_noop(struct kunit *test)
 
 static void afs_permits_vnode_break_not_cached(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_vnode *vnode = f->vnodes[0];
 	struct afs_status_cb scb = { .status.caller_access = AFS_ACE_READ };
 	unsigned int cb_break = afs_calc_vnode_cb_break(vnode);
@@ -269,7 +269,7 @@ static void afs_permits_vnode_break_not_cached(struct kunit *test)
 
 static void afs_permits_volume_break_not_cached(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_vnode *vnode = f->vnodes[0];
 	struct afs_status_cb scb = { .status.caller_access = AFS_ACE_READ };
 	unsigned int cb_break = afs_calc_vnode_cb_break(vnode);
@@ -283,7 +283,7 @@ static void afs_permits_volume_break_not_cached(struct kunit *test)
 /* A break that lands after an earlier permit still blocks the new one. */
 static void afs_permits_break_keeps_old_set(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_vnode *vnode = f->vnodes[0];
 	struct afs_status_cb scb = { .status.caller_access = AFS_ACE_READ };
 	unsigned int cb_break;
@@ -303,7 +303,7 @@ static void afs_permits_break_keeps_old_set(struct kunit *test)
  */
 static void afs_permits_fresh_vnode_caches(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 
 	f->volume->cb_v_break = 5;
 	f->vnodes[0]->cb_v_break = 5;
@@ -313,7 +313,7 @@ static void afs_permits_fresh_vnode_caches(struct kunit *test)
 
 static void afs_permits_clear_releases(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_permits *p;
 
 	afs_test_cache(f, 0, 1, AFS_ACE_READ);
@@ -340,7 +340,7 @@ static void afs_permits_clear_releases(struct kunit *test)
 /* Ten thousand files under one ACL cost one set; here, a thousand. */
 static void afs_permits_one_set_for_many(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_status_cb scb = { .status.caller_access = AFS_ACE_READ };
 	struct afs_vnode **many;
 	struct afs_permits *p;
@@ -369,7 +369,7 @@ static void afs_permits_one_set_for_many(struct kunit *test)
 
 static void afs_permits_check_hit_and_miss(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_vnode *vnode = f->vnodes[0];
 	afs_access_t access = 0;
 
@@ -393,7 +393,7 @@ static void afs_permits_check_hit_and_miss(struct kunit *test)
 
 static void afs_permits_check_anonymous(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_vnode *vnode = f->vnodes[0];
 	afs_access_t access = 0;
 
@@ -409,7 +409,7 @@ static void afs_permits_check_anonymous(struct kunit *test)
  */
 static void afs_permits_check_rcu_walk(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	struct afs_vnode *vnode = f->vnodes[0];
 	afs_access_t access = 0;
 
@@ -449,15 +449,15 @@ static void afs_permits_access_rules(struct kunit *test)
 #define AFS_TEST_THREADS	4
 #define AFS_TEST_THREAD_OPS	5000
 
-struct afs_permits_thread {
-	struct afs_permits_fixture *f;
+struct afs_test_permits_thread {
+	struct afs_test_permits_fixture *f;
 	struct completion	done;
 	u32			seed;
 };
 
-static int afs_permits_thread_fn(void *data)
+static int afs_test_permits_thread_fn(void *data)
 {
-	struct afs_permits_thread *t = data;
+	struct afs_test_permits_thread *t = data;
 	struct rnd_state rnd;
 	int i;
 
@@ -480,8 +480,8 @@ static int afs_permits_thread_fn(void *data)
 
 static void afs_permits_concurrent(struct kunit *test)
 {
-	struct afs_permits_fixture *f = test->priv;
-	struct afs_permits_thread *t;
+	struct afs_test_permits_fixture *f = test->priv;
+	struct afs_test_permits_thread *t;
 	int i;
 
 	t = kunit_kcalloc(test, AFS_TEST_THREADS, sizeof(*t), GFP_KERNEL);
@@ -492,7 +492,7 @@ static void afs_permits_concurrent(struct kunit *test)
 		t[i].f = f;
 		t[i].seed = 0x5eed + i;
 		init_completion(&t[i].done);
-		task = kthread_run(afs_permits_thread_fn, &t[i], "afs_permits/%d", i);
+		task = kthread_run(afs_test_permits_thread_fn, &t[i], "afs_permits/%d", i);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	}
 	for (i = 0; i < AFS_TEST_THREADS; i++)
@@ -516,7 +516,7 @@ static void afs_permits_concurrent(struct kunit *test)
 static void afs_permits_bench_check_hit(struct kunit *test)
 {
 	static const unsigned int sizes[] = { 1, 8, 64 };
-	struct afs_permits_fixture *f = test->priv;
+	struct afs_test_permits_fixture *f = test->priv;
 	unsigned int s, k, i, loops = 100000;
 
 	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
@@ -561,8 +561,8 @@ static struct kunit_case afs_permits_cases[] = {
 
 static struct kunit_suite afs_permits_suite = {
 	.name = "afs_permits",
-	.init = afs_permits_init,
-	.exit = afs_permits_exit,
+	.init = afs_test_permits_init,
+	.exit = afs_test_permits_exit,
 	.test_cases = afs_permits_cases,
 };
 

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Keys, the permit cache and permission checks.
  *
+ * Copyright (C) 2007, 2017 Red Hat, Inc. All Rights Reserved.
+ * Written by David Howells (dhowells@redhat.com)
+ *
+ * Copyright (C) 2026 The kAFS overlay authors.
+ *
  * A fileserver tells us, with each status it returns, what access the key
  * that made the call has to the file (CallerAccess).  We remember that per
  * inode, as a set of (key, access) permits, so that the path walk can decide

@@ -469,9 +469,10 @@ static void afs_permits_break_keeps_old_set(struct kunit *test)
 
 /*
  * A vnode whose copy of the volume break counter is current caches at once,
- * whatever that counter's value (stock 6.1's mkdir path did not).
+ * whatever that counter's value.  (That the callers pass the right counter is
+ * the afs_dir suite's business: create, mkdir and symlink.)
  */
-static void afs_permits_fresh_vnode_caches(struct kunit *test)
+static void afs_permits_current_volume_break_caches(struct kunit *test)
 {
 	struct afs_test_permits_fixture *f = test->priv;
 
@@ -724,7 +725,7 @@ static struct kunit_case afs_permits_cases[] = {
 	KUNIT_CASE(afs_permits_vnode_break_not_cached),
 	KUNIT_CASE(afs_permits_volume_break_not_cached),
 	KUNIT_CASE(afs_permits_break_keeps_old_set),
-	KUNIT_CASE(afs_permits_fresh_vnode_caches),
+	KUNIT_CASE(afs_permits_current_volume_break_caches),
 	KUNIT_CASE(afs_permits_clear_releases),
 	KUNIT_CASE(afs_permits_one_set_for_many),
 	KUNIT_CASE(afs_permits_check_hit_and_miss),

@@ -13,10 +13,10 @@ build=${AFS_BUILD_DIR:-$repo/build}
 results=${AFS_RESULTS_DIR:-$repo/results}
 mkdir -p "$results"
 
-# Stock: the pristine tree's kernel with our configuration less our suites.
-"$repo/scripts/build-stock.sh" > /dev/null
 . "$repo/scripts/lib-lock.sh"
 heavy_lock
+# Stock: the pristine tree's kernel with our configuration less our suites.
+"$repo/scripts/build-stock.sh" > /dev/null
 
 # Ours: the x86_64 run's kernel.
 AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config >&2

@@ -29,7 +29,7 @@ tap=$results/$name.tap log=$results/$name.log summary=$results/$name.summary
 rm -f "$tap" "$log" "$summary"
 
 fail() {
-	echo "e2e: $*" | tee "$summary" >&2
+	echo "$name: $*" | tee "$summary" >&2
 	exit 1
 }
 
@@ -57,11 +57,11 @@ if [ "$mode" = shell ]; then
 	exec "$repo/scripts/e2e-boot.sh" "$kernel" shell
 fi
 
-echo "e2e: booting $kernel with the OpenAFS cell"
+echo "$name: booting $kernel with the OpenAFS cell"
 start=$(date +%s)
 rc=0
 "$repo/scripts/e2e-boot.sh" "$kernel" check "$log" "$tap" || rc=$?
-echo "e2e: guest ran for $(( $(date +%s) - start )) s"
+echo "$name: guest ran for $(( $(date +%s) - start )) s"
 [ "$rc" -ne 124 ] || fail "timed out; see $log"
 [ "$rc" -eq 0 ] || fail "QEMU exited with $rc; see $log"
 

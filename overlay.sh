@@ -78,34 +78,105 @@ add_file() {	# add_file <source> <path in tree>
 	git_tree update-index --add --cacheinfo "100644,$blob,$2"
 }
 
+# Which suites a series line brings: kunit/S for each word kunit/S, and
+# kunit/X_kunit.c, if it exists, for each word X.c.
+suites_of() {	# suites_of <word>...
+	local w
+	for w; do
+		case $w in
+		kunit/*)	echo "${w#kunit/}" ;;
+		*.c)		[ -f "$repo/kunit/${w%.c}_kunit.c" ] &&
+					echo "${w%.c}_kunit.c" ;;
+		esac
+	done
+	return 0
+}
+
+# The suites some file or patch line brings; the "suites" line brings the rest.
+claimed=" "
+while read -r -a words; do
+	case ${words[0]:-} in
+	file|patch)	claimed+="$(suites_of "${words[@]:1}" | tr '\n' ' ')" ;;
+	esac
+done < "$repo/series"
+added=" "
+
+add_suite() {	# add_suite <name in kunit/>
+	[ -f "$repo/kunit/$1" ] || die "series: kunit/$1 not found"
+	add_file "$repo/kunit/$1" "fs/afs/tests/$1"
+	added+="$1 "
+}
+
+add_words() {	# add_words <word>...: fs-afs/NAME or kunit/NAME, with suites
+	local w s
+	for w; do
+		case $w in
+		kunit/*)	;;
+		*)	[ -f "$repo/fs-afs/$w" ] || die "series: fs-afs/$w not found"
+			add_file "$repo/fs-afs/$w" "fs/afs/$w"
+			listed+="$w " ;;
+		esac
+	done
+	for s in $(suites_of "$@"); do
+		add_suite "$s"
+	done
+}
+
+# The commit message for a line: messages/<key>.msg (subject, blank line,
+# body), or else a placeholder that "make patches" refuses.
+missing=$tree/.git/afs-overlay-missing-messages
+: > "$missing"
+message() {	# message <key> <placeholder subject> <placeholder body>
+	if [ -f "$repo/messages/$1.msg" ]; then
+		cp "$repo/messages/$1.msg" "$msg"
+	else
+		printf '%s\n\n%s\n' "$2" "$3" > "$msg"
+		echo "$1" >> "$missing"
+	fi
+}
+
 add_suites() {
 	local f
 
 	# The kunitconfig goes in too, so that
 	# "kunit.py run --kunitconfig=fs/afs" works in the tree.
-	for f in "$repo"/kunit/*; do
-		[ -f "$f" ] && add_file "$f" "fs/afs/tests/$(basename "$f")"
-	done
 	add_file "$repo/.kunitconfig" fs/afs/.kunitconfig
-	printf '%s\n\n%s\n' "afs: add the project's KUnit suites" \
-		"Suites from the project's kunit/ directory, and fs/afs/.kunitconfig." > "$msg"
+	for f in "$repo"/kunit/*; do
+		f=$(basename "$f")
+		[[ $claimed == *" $f "* ]] || add_suite "$f"
+	done
+	message suites "afs: add the project's KUnit suites" \
+		"Suites from the project's kunit/ directory, and fs/afs/.kunitconfig."
 	commit_index "$msg"
 }
 
-add_rewrite() {	# add_rewrite <name in fs-afs/>
-	[ -f "$repo/fs-afs/$1" ] || die "series: fs-afs/$1 not found"
-	add_file "$repo/fs-afs/$1" "fs/afs/$1"
-	printf '%s\n\n%s\n' "afs: $1: replace with the project's rewrite" \
-		"From the project's fs-afs/$1." > "$msg"
+add_rewrite() {	# add_rewrite <name in fs-afs/> [more names...]
+	[ $# -gt 0 ] || die "series: a 'file' line names no file"
+	add_words "$@"
+	message "$1" "afs: $1: replace with the project's rewrite" \
+		"From the project's fs-afs/$*."
 	commit_index "$msg"
 }
 
-add_patch() {	# add_patch <name in patches/>
-	local p=$repo/patches/$1
+add_patch() {	# add_patch <name in patches/> [more names...]
+	local p=$repo/patches/${1:-}
 
 	[ -f "$p" ] || die "series: patches/$1 not found"
-	git_tree apply --cached "$p" ||
+	# --recount: a hand-edited patch (a line added to a help text) need
+	# not have its hunk headers fixed.  A format-patch signature ("-- "
+	# and a version at the end) would then read as a hunk line: drop it.
+	awk '{ l[NR] = $0 }
+	     END { n = NR
+		   for (i = NR; i > 0; i--) if (l[i] == "-- ") break
+		   if (i > 0) { n = i - 1
+				for (j = i + 1; j <= NR; j++)
+					if (l[j] ~ /^([-+ @]|diff )/) n = NR }
+		   for (i = 1; i <= n; i++) print l[i] }' "$p" > "$msg.patch"
+	git_tree apply --cached --recount "$msg.patch" ||
 		die "$1 does not apply where the series puts it"
+	listed+="$1 "
+	shift
+	add_words "$@"
 	git_tree mailinfo "$msg" "$msg.patch" < "$p" > "$msg.info"
 	{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.tmp"
 	mv "$msg.tmp" "$msg"
@@ -114,21 +185,27 @@ add_patch() {	# add_patch <name in patches/>
 
 # The series file orders the commits, so that each one builds.
 listed=" "
-while read -r kind name rest; do
-	case $kind in
+while read -r -a words; do
+	case ${words[0]:-} in
 	''|'#'*)	continue ;;
-	suites)		add_suites ;;
-	file)		add_rewrite "$name" ;;
-	patch)		add_patch "$name" ;;
-	*)		die "series: unknown line '$kind $name $rest'" ;;
+	suites)		add_suites; listed+="suites " ;;
+	file)		add_rewrite "${words[@]:1}" ;;
+	patch)		add_patch "${words[@]:1}" ;;
+	*)		die "series: unknown line '${words[*]}'" ;;
 	esac
-	listed+="$name "
 done < "$repo/series"
 
 for f in "$repo"/fs-afs/* "$repo"/patches/*.patch; do
 	[ -e "$f" ] || continue
 	[[ $listed == *" $(basename "$f") "* ]] ||
 		die "$(basename "$f") is not in the series file"
+done
+[[ $listed == *" suites "* ]] ||
+	die "series: no 'suites' line, which brings .kunitconfig"
+for f in "$repo"/kunit/*; do
+	[ -e "$f" ] || continue
+	[[ $added == *" $(basename "$f") "* ]] ||
+		die "kunit/$(basename "$f") is not in the series file"
 done
 
 unset GIT_INDEX_FILE

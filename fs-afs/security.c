@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Keys, the permit cache and permission checks.
  *
+ * Copyright (C) 2007, 2017 Red Hat, Inc. All Rights Reserved.
+ * Written by David Howells (dhowells@redhat.com)
+ *
+ * Copyright (C) 2026 The kAFS overlay authors.
+ *
  * A fileserver tells us, with each status it returns, what access the key
  * that made the call has to the file (CallerAccess).  We remember that per
  * inode, as a set of (key, access) permits, so that the path walk can decide
@@ -259,6 +264,34 @@ static struct afs_permits *afs_publish_permits(struct afs_permits *new)
 }
 
 /*
+ * Take the inode's set off it if that set gives @key an access other than
+ * @access: the fileserver has just contradicted it.  The set's other permits
+ * go with it, as the ACL they were read under has changed.  The inode's
+ * reference pins its set while vnode->lock is held, so the set can be read
+ * here without RCU.
+ */
+static void afs_drop_contradicted_permits(struct afs_vnode *vnode,
+					  struct key *key, afs_access_t access)
+{
+	struct afs_permits *permits;
+	const struct afs_permit *permit;
+
+	spin_lock(&vnode->lock);
+	permits = rcu_dereference_protected(vnode->permit_cache,
+					    lockdep_is_held(&vnode->lock));
+	if (permits) {
+		permit = afs_find_permit(permits, key);
+		if (permit && permit->access != access)
+			RCU_INIT_POINTER(vnode->permit_cache, NULL);
+		else
+			permits = NULL;
+	}
+	spin_unlock(&vnode->lock);
+
+	afs_put_permits(permits);
+}
+
+/*
  * Has a callback break happened since @cb_break was taken?  @cb_break is
  * afs_calc_vnode_cb_break() as the operation began; a break on the vnode
  * moves its cb_break, and a volume-wide break moves the volume's cb_v_break
@@ -279,9 +312,12 @@ static bool afs_permit_cb_broken(struct afs_vnode *vnode, unsigned int cb_break)
  * @cb_break: afs_calc_vnode_cb_break() of @vnode as the operation began
  * @scb: The status the fileserver returned, with its CallerAccess
  *
- * If a callback break happened while the operation was in flight, the ACL
- * may have changed under it and nothing is cached.  If the key's access
- * changed, the ACL did, and the other keys' permits are dropped with it.
+ * If the key's access changed, the ACL did: the inode's set is taken off it
+ * at once, before anything that can fail, so that neither an allocation
+ * failure nor a callback break can leave the contradicted access installed
+ * for afs_check_permit() to read; the other keys' permits go with it.  If a
+ * callback break happened while the operation was in flight, the ACL may
+ * have changed under it and nothing new is cached.
  */
 void afs_cache_permit(struct afs_vnode *vnode, struct key *key,
 		      unsigned int cb_break, struct afs_status_cb *scb)
@@ -303,29 +339,36 @@ void afs_cache_permit(struct afs_vnode *vnode, struct key *key,
 			_leave(" [cached]");
 			return;
 		}
-		/* A set whose last reference is going is being replaced by
-		 * someone else: leave it to them.
-		 */
-		if (!refcount_inc_not_zero(&permits->usage)) {
-			rcu_read_unlock();
-			_leave(" [busy]");
-			return;
-		}
 		acl_changed = permit;
 	}
+	/* The new set is built from the old one, unless the old one is
+	 * contradicted.  A set whose last reference is going is being
+	 * replaced by someone else: leave it to them.
+	 */
+	if (acl_changed) {
+		permits = NULL;
+	} else if (permits && !refcount_inc_not_zero(&permits->usage)) {
+		rcu_read_unlock();
+		_leave(" [busy]");
+		return;
+	}
 	rcu_read_unlock();
+
+	if (acl_changed)
+		afs_drop_contradicted_permits(vnode, key, access);
 
 	if (afs_permit_cb_broken(vnode, cb_break))
 		goto out;
 
-	new = afs_alloc_permits(acl_changed ? NULL : permits, key, access);
+	new = afs_alloc_permits(permits, key, access);
 	if (!new)
 		goto out;
 	replacement = afs_publish_permits(new);
 
-	/* Install only if nothing changed the inode's set or broke the
-	 * callback while we were building ours; our reference on the old set
-	 * keeps its address from being reused meanwhile.
+	/* Install only if nothing changed the inode's set (or, after a
+	 * contradiction, gave it one) or broke the callback while we were
+	 * building ours; our reference on the old set keeps its address from
+	 * being reused meanwhile.
 	 */
 	spin_lock(&vnode->lock);
 	zap = rcu_dereference_protected(vnode->permit_cache,

@@ -13,30 +13,10 @@ build=${AFS_BUILD_DIR:-$repo/build}
 results=${AFS_RESULTS_DIR:-$repo/results}
 mkdir -p "$results"
 
-tree=$("$repo/overlay.sh" | tail -n 1)
-
-# Stock: a work tree of the pristine commit, with our config less our suites.
-stock=$build/stock-linux
-if [ ! -f "$stock/Makefile" ]; then
-	rm -rf "$stock"
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q -f --detach "$stock" pristine >&2
-fi
 . "$repo/scripts/lib-lock.sh"
 heavy_lock
-make_options=()
-if command -v ccache > /dev/null; then
-	export CCACHE_BASEDIR=$build
-	make_options=(--make_options="CC=ccache gcc")
-fi
-grep -v AFS_KUNIT_TEST "$repo/.kunitconfig" > "$build/stock.kunitconfig"
-echo "bench: building the stock kernel in $build/kunit-stock" >&2
-"$stock/tools/testing/kunit/kunit.py" build --arch=x86_64 \
-	--build_dir="$build/kunit-stock" --jobs="$(nproc)" "${make_options[@]}" \
-	--kunitconfig="$build/stock.kunitconfig" \
-	--kunitconfig="$repo/kconfig/x86_64.config" \
-	--kunitconfig="$repo/kconfig/boot.config" > "$results/bench-stock.build" 2>&1 < /dev/null ||
-	{ tail -n 20 "$results/bench-stock.build" >&2; exit 1; }
+# Stock: the pristine tree's kernel with our configuration less our suites.
+"$repo/scripts/build-stock.sh" > /dev/null
 
 # Ours: the x86_64 run's kernel.
 AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config >&2

@@ -13,8 +13,9 @@ build=${AFS_BUILD_DIR:-$repo/build}
 out=$build/e2e
 image=$out/initramfs.cpio.gz
 
-# The OpenAFS programs are unpacked from their packages, never installed
-# here (scripts/guest-debs.sh); busybox-static and cpio are mere tools.
+# The OpenAFS programs and request-key are unpacked from their packages,
+# never installed here (scripts/guest-debs.sh); busybox-static and cpio are
+# mere tools.
 "$repo/scripts/install-deps.sh" busybox-static cpio gzip >&2
 debroot=$("$repo/scripts/guest-debs.sh")
 libpath=$debroot/usr/lib/x86_64-linux-gnu:$debroot/lib/x86_64-linux-gnu
@@ -22,10 +23,14 @@ libpath=$debroot/usr/lib/x86_64-linux-gnu:$debroot/lib/x86_64-linux-gnu
 afs_bins=(/usr/sbin/bosserver /usr/bin/bos /usr/bin/vos /usr/bin/pts
 	  /usr/lib/openafs/ptserver /usr/lib/openafs/vlserver
 	  /usr/lib/openafs/fileserver /usr/lib/openafs/volserver
-	  /usr/lib/openafs/salvager)
+	  /usr/lib/openafs/salvager /sbin/request-key)
+
+# fstests' fsstress, when its source is at hand, for the loaded-server check.
+fsstress=$("$repo/scripts/build-fsstress.sh")
 
 stamp=$( { cat "$debroot.stamp"; dpkg-query -W busybox-static libc6;
-	  find "$repo/e2e" -type f | sort | xargs cat; } | sha256sum | cut -d' ' -f1)
+	  find "$repo/e2e" -type f | sort | xargs cat;
+	  [ -z "$fsstress" ] || cat "$fsstress"; } | sha256sum | cut -d' ' -f1)
 if [ -f "$image" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$image"
 	exit 0
@@ -57,6 +62,7 @@ done
 for helper in "$repo"/e2e/helpers/*.c; do
 	gcc -static -O2 -Wall -Werror -o "$root/bin/$(basename "$helper" .c)" "$helper"
 done
+[ -z "$fsstress" ] || cp "$fsstress" "$root/bin/fsstress"
 install -m 0755 "$repo/e2e/init" "$root/init"
 mkdir -p "$root/e2e"
 cp -r "$repo/e2e/lib" "$repo/e2e/topics" "$root/e2e/"

@@ -8,6 +8,9 @@
 #	scripts/e2e-run.sh		run the checks
 #	scripts/e2e-run.sh shell	a shell in the guest, cell up, AFS mounted
 #
+# AFS_E2E_KERNEL=stock boots stock 6.1 kAFS instead (scripts/build-stock.sh),
+# and writes results/e2e-stock.* rather than results/e2e.*.
+#
 # Writes results/e2e.tap and results/e2e.log (the whole console).  Fails on
 # any "not ok", a bail-out, a missing or short plan, a kernel warning or oops
 # on the console, or a timeout.
@@ -19,11 +22,14 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${AFS_BUILD_DIR:-$repo/build}
 results=${AFS_RESULTS_DIR:-$repo/results}
 mkdir -p "$results"
-tap=$results/e2e.tap log=$results/e2e.log summary=$results/e2e.summary
+which=${AFS_E2E_KERNEL:-ours}
+name=e2e
+[ "$which" = ours ] || name=e2e-$which
+tap=$results/$name.tap log=$results/$name.log summary=$results/$name.summary
 rm -f "$tap" "$log" "$summary"
 
 fail() {
-	echo "e2e: $*" | tee "$summary" >&2
+	echo "$name: $*" | tee "$summary" >&2
 	exit 1
 }
 
@@ -33,19 +39,29 @@ heavy_lock
 
 # The same build directory and fragments as "make test-x86_64": a no-op if
 # that run already built the kernel.
-AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||
-	fail "the kernel did not build"
-kernel=$build/kunit-x86_64/arch/x86/boot/bzImage
+case $which in
+ours)
+	AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||
+		fail "the kernel did not build"
+	kernel=$build/kunit-x86_64/arch/x86/boot/bzImage
+	;;
+stock)
+	kernel=$("$repo/scripts/build-stock.sh") || fail "the stock kernel did not build"
+	;;
+*)
+	fail "AFS_E2E_KERNEL=$which: ours or stock"
+	;;
+esac
 
 if [ "$mode" = shell ]; then
 	exec "$repo/scripts/e2e-boot.sh" "$kernel" shell
 fi
 
-echo "e2e: booting $kernel with the OpenAFS cell"
+echo "$name: booting $kernel with the OpenAFS cell"
 start=$(date +%s)
 rc=0
 "$repo/scripts/e2e-boot.sh" "$kernel" check "$log" "$tap" || rc=$?
-echo "e2e: guest ran for $(( $(date +%s) - start )) s"
+echo "$name: guest ran for $(( $(date +%s) - start )) s"
 [ "$rc" -ne 124 ] || fail "timed out; see $log"
 [ "$rc" -eq 0 ] || fail "QEMU exited with $rc; see $log"
 
@@ -58,7 +74,7 @@ passed=$(grep '^ok ' "$tap" | grep -vEc '# (TODO|SKIP)' || true)
 failed=$(grep '^not ok ' "$tap" | grep -vEc '# (TODO|SKIP)' || true)
 todo=$(grep -Ec '^(not )?ok .*# (TODO|SKIP)' "$tap" || true)
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$tap" | tail -n 1)
-line="e2e: $passed passed, $failed failed, $todo skipped"
+line="$name: $passed passed, $failed failed, $todo skipped"
 echo "$line" > "$summary"
 
 grep -q '^Bail out!' "$tap" && fail "the guest bailed out ($line); see $log"

@@ -19,7 +19,8 @@ build=${AFS_BUILD_DIR:-$repo/build}
 debs=$build/debs
 root=$build/guest-root
 
-want=(openafs-fileserver openafs-dbserver openafs-client)
+# keyutils: /sbin/request-key, for the dns_resolver upcall.
+want=(openafs-fileserver openafs-dbserver openafs-client keyutils)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q '^install ok installed'
@@ -36,13 +37,13 @@ done
 # this machine does not have.
 mapfile -t closure < <(apt-cache depends --recurse --no-recommends \
 	--no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
-	"${want[@]}" 2>/dev/null | grep -E '^(openafs-|lib)' | sort -u)
+	"${want[@]}" 2>/dev/null | grep -E '^(openafs-|keyutils$|lib)' | sort -u)
 [ ${#closure[@]} -ge ${#want[@]} ] ||
 	{ echo "guest-debs: apt knows no openafs packages; run apt-get update" >&2; exit 1; }
 pkgs=()
 for p in "${closure[@]}"; do
 	case $p in
-	openafs-*)	pkgs+=("$p") ;;
+	openafs-*|keyutils)	pkgs+=("$p") ;;
 	*)		installed "$p" || pkgs+=("$p") ;;
 	esac
 done

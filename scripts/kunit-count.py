@@ -1,34 +1,123 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Count the cases in a kunit.py --json result.
+"""Count the results of a kunit.py --json run by kind.
 
-kunit-count.py RESULT.json NAME   prints "NAME: P passed, F failed, S skipped"
-kunit-count.py --check RESULT.json  exits 1 if any case failed or none passed
+A result is one of three kinds, told apart by the shape of the suite that
+gave it, so that a new suite is counted right with nothing to declare:
+
+  rows        the parameters of a parameterised case (KUNIT_CASE_PARAM): the
+              rows of a table, labelled by the case's name without "afs_"
+              and "_table" (afs_addr_list_parse_table: "addr_list_parse
+              rows")
+  cases       every other case
+  benchmarks  the cases of a suite whose name ends in "_bench": they measure
+              and print figures, assert only that they could run, and are
+              never counted as passed; one that fails to run counts as failed
+
+kunit-count.py RESULT.json NAME
+    "NAME: P passed (R addr_list_parse rows, ..., C cases), F failed,
+    S skipped" (one line), where P is the rows and cases that passed
+kunit-count.py --check RESULT.json
+    exits 1 if anything failed or no row or case passed
+kunit-count.py --bench RESULT.json KTAP NAME
+    one line per benchmark suite that ran: its figures, the lines its cases
+    logged (kunit_info()), from the KTAP the kernel printed
 """
 
 import json
+import re
 import sys
 
+BENCH_SUFFIX = "_bench"
 
-def count(group, totals):
+
+def row_label(case_name):
+    label = case_name
+    if label.startswith("afs_"):
+        label = label[len("afs_"):]
+    if label.endswith("_table"):
+        label = label[:-len("_table")]
+    return label + " rows"
+
+
+def walk(group, depth, suite, out):
+    """depth 0: the run, 1: a suite, 2: a parameterised case."""
     for case in group.get("test_cases", []):
-        status = case["status"]
-        key = {"PASS": "passed", "SKIP": "skipped"}.get(status, "failed")
-        totals[key] += 1
+        status = {"PASS": "passed", "SKIP": "skipped"}.get(case["status"],
+                                                           "failed")
+        if suite.endswith(BENCH_SUFFIX):
+            kind = "benchmarks"
+        elif depth >= 2:
+            kind = row_label(group["name"])
+        else:
+            kind = "cases"
+        out.append((suite, kind, status, case["name"]))
     for sub in group.get("sub_groups", []):
-        count(sub, totals)
-    return totals
+        walk(sub, depth + 1, sub["name"] if depth == 0 else suite, out)
+    return out
+
+
+def results(path):
+    with open(path) as f:
+        return walk(json.load(f), 0, "", [])
+
+
+def summary(res, name):
+    passed = {}
+    failed = skipped = 0
+    for _, kind, status, _ in res:
+        if status == "failed":
+            failed += 1
+        elif status == "skipped":
+            skipped += 1
+        elif kind != "benchmarks":
+            passed[kind] = passed.get(kind, 0) + 1
+    # Rows first, in the order their tables ran, then the cases.
+    kinds = [k for k in passed if k != "cases"] + \
+        (["cases"] if "cases" in passed else [])
+    detail = ", ".join("%d %s" % (passed[k], k) for k in kinds)
+    line = "%s: %d passed" % (name, sum(passed.values()))
+    if detail:
+        line += " (%s)" % detail
+    return line + ", %d failed, %d skipped" % (failed, skipped)
+
+
+def check(res):
+    ok = [r for r in res if r[1] != "benchmarks" and r[2] == "passed"]
+    bad = [r for r in res if r[2] == "failed"]
+    return 1 if bad or not ok else 0
+
+
+# A line a case logged: "# <case>: <text>", at any indentation.
+LOG_LINE = re.compile(r"^\s*# (\w+): (.*)$")
+
+
+def bench(res, ktap, name):
+    cases = {}
+    for suite, kind, status, case in res:
+        if kind == "benchmarks" and status == "passed":
+            cases.setdefault(suite, set()).add(case)
+    figures = {s: [] for s in cases}
+    with open(ktap, errors="replace") as f:
+        for line in f:
+            m = LOG_LINE.match(line)
+            if not m:
+                continue
+            for suite in cases:
+                if m.group(1) in cases[suite]:
+                    figures[suite].append(m.group(2).strip())
+    for s in cases:
+        print("%s benchmark %s: %s" % (name, s,
+                                      "; ".join(figures[s]) or "no figures"))
+    return 0
 
 
 def main(argv):
-    check = argv[1:2] == ["--check"]
-    args = argv[2:] if check else argv[1:]
-    with open(args[0]) as f:
-        totals = count(json.load(f), {"passed": 0, "failed": 0, "skipped": 0})
-    if check:
-        return 1 if totals["failed"] or not totals["passed"] else 0
-    print("%s: %d passed, %d failed, %d skipped" %
-          (args[1], totals["passed"], totals["failed"], totals["skipped"]))
+    if argv[1:2] == ["--check"]:
+        return check(results(argv[2]))
+    if argv[1:2] == ["--bench"]:
+        return bench(results(argv[2]), argv[3], argv[4])
+    print(summary(results(argv[1]), argv[2]))
     return 0
 
 

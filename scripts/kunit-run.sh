@@ -7,8 +7,8 @@
 #	scripts/kunit-run.sh <run name> <arch> [extra kconfig fragment...]
 #
 # Writes results/kunit-<name>.log (the whole console), .tap (the KTAP the
-# kernel printed), .json (kunit.py --json), .txt (kunit.py's report) and
-# .summary (one line).  Exits
+# kernel printed), .json (kunit.py --json), .txt (kunit.py's report),
+# .summary (one line) and .bench (the benchmarks' figures).  Exits
 # non-zero if the build fails, any case fails, a suite crashes or times out,
 # no case ran, or the console shows a kernel warning or a checker's report.
 # With AFS_KUNIT_BUILD_ONLY set, it only builds.
@@ -32,7 +32,8 @@ if [ -n "${AFS_KUNIT_BUILD_ONLY:-}" ]; then
 	# Another run wants the kernel: leave this run's results alone.
 	build_log=$results/kunit-$name.rebuild.log
 else
-	rm -f "$log" "$build_log" "$tap" "$json" "$summary" "$results/kunit-$name.txt"
+	rm -f "$log" "$build_log" "$tap" "$json" "$summary" "$results/kunit-$name.txt" \
+		"$results/kunit-$name.bench"
 fi
 
 fail() {
@@ -99,9 +100,12 @@ grep -vE '\[PASSED\]|^\[[0-9:]+\] =+ *$' "$results/kunit-$name.txt" || true
 
 line=$(python3 "$repo/scripts/kunit-count.py" "$json" "kunit-$name")
 echo "$line" > "$summary"
+python3 "$repo/scripts/kunit-count.py" --bench "$json" "$tap" "kunit-$name" \
+	> "$results/kunit-$name.bench"
 "$repo/scripts/check-console.sh" "$log" ||
 	fail "the kernel reported problems ($line); see $log"
 [ "$parse_rc" -eq 0 ] || fail "a suite failed, crashed or timed out ($line); see $log"
 python3 "$repo/scripts/kunit-count.py" --check "$json" ||
 	fail "failed or ran nothing ($line)"
+cat "$results/kunit-$name.bench"
 echo "$line"

@@ -6,7 +6,10 @@
 #	scripts/summary.sh <run name>...
 #
 # Each run leaves results/<run name>.summary: "<name>: P passed, F failed..."
-# or, if it could not count, a line saying why (counted as one failure).
+# (a KUnit run says what P is made of: "P passed (R ... rows, C cases), F
+# failed..."), or, if it could not count, a line saying why (counted as one
+# failure).  A run's benchmark figures (results/<run name>.bench) are printed
+# after the lines and counted in nothing.
 
 set -uo pipefail
 
@@ -17,16 +20,19 @@ passed=0 failed=0 skipped=0 rc=0
 for run in "$@"; do
 	line=$(cat "$results/$run.summary" 2>/dev/null || echo "$run: no result")
 	echo "$line"
-	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
+	if [[ $line =~ :\ ([0-9]+)\ passed(\ \([^\)]*\))?,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
 		passed=$((passed + BASH_REMATCH[1]))
-		failed=$((failed + BASH_REMATCH[2]))
-		skipped=$((skipped + ${BASH_REMATCH[4]:-0}))
-		[ "${BASH_REMATCH[2]}" -eq 0 ] && [ "${BASH_REMATCH[1]}" -gt 0 ] || rc=1
+		failed=$((failed + BASH_REMATCH[3]))
+		skipped=$((skipped + ${BASH_REMATCH[5]:-0}))
+		[ "${BASH_REMATCH[3]}" -eq 0 ] && [ "${BASH_REMATCH[1]}" -gt 0 ] || rc=1
 	else
 		failed=$((failed + 1))
 		rc=1
 	fi
 done
 
+for run in "$@"; do
+	[ -s "$results/$run.bench" ] && cat "$results/$run.bench"
+done
 echo "total: $passed passed, $failed failed, $skipped skipped"
 exit $rc

@@ -607,7 +607,17 @@ static void afs_test_format_entry(const struct afs_vldb_entry *e, char *buf, siz
 	size_t n;
 	int i;
 
-	n = scnprintf(buf, size, "%*pE [%s%s%s", e->name_len, e->name,
+	/* The name's bytes as they are, others as \xNN: %pE would leave
+	 * Latin-1 letters alone, which the kernel's ctype calls printable.
+	 */
+	n = 0;
+	for (i = 0; i < e->name_len; i++) {
+		unsigned char c = e->name[i];
+
+		n += scnprintf(buf + n, size - n,
+			       c > ' ' && c < 0x7f ? "%c" : "\\x%02x", c);
+	}
+	n += scnprintf(buf + n, size - n, " [%s%s%s",
 		      test_bit(AFS_VLDB_HAS_RW, &e->flags) ? "RW" : "",
 		      test_bit(AFS_VLDB_HAS_RO, &e->flags) ?
 		      (test_bit(AFS_VLDB_HAS_RW, &e->flags) ? " RO" : "RO") : "",

@@ -7,7 +7,8 @@
 #   1. Every commit's author and Signed-off-by are the git identity of
 #      whoever runs this (as "git format-patch --signoff" would use); with
 #      none configured, it stops and says how to set one.
-#   2. Every commit has a message of its own (messages/, or the patch's).
+#   2. Every commit has a message of its own (messages/, or the patch's),
+#      and no patch in patches/ names an author (a From: line) of its own.
 #   3. checkpatch.pl --strict, from the tree, passes on every patch.
 #   4. "git am" applies the series to a fresh pristine work tree and gives
 #      exactly the overlaid tree.
@@ -74,6 +75,14 @@ if [ -n "$missing" ]; then
 	done
 	failed+=("messages")
 fi
+# A patch names no author of its own: the runner is the author, and any
+# other identity in patches/ would be one nobody has.
+for p in "$repo"/patches/*.patch; do
+	if sed '/^$/q' "$p" | grep -q '^From: '; then
+		say "patches/$(basename "$p") has a From: line: drop it, the author is whoever runs make patches"
+		failed+=("From: in patches/")
+	fi
+done
 
 # 1. The overlay's commits again, authored and signed off by the runner.
 head=$(git_tree rev-parse pristine)

@@ -124,13 +124,24 @@ bad=0
 for p in "${patches[@]}"; do
 	# Debian's python3, which has ply and GitPython, for the SPDX check.
 	res=$( (cd "$tree" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl \
-		--strict --show-types --ignore FILE_PATH_CHANGES "$p") 2>&1) || bad=1
-	if ! grep -q '^total: 0 errors, 0 warnings, 0 checks' <<< "$res" ||
+		--strict --show-types --ignore FILE_PATH_CHANGES "$p") 2>&1) || true
+	# A CamelCase check on a name the pristine tree already has (a
+	# protocol's type, as fs/afs/protocol_yfs.h names them) is answered
+	# here: checkpatch seeds its list of known names from include/ only.
+	# Any other check, warning or error fails.
+	known=()
+	for w in $(sed -n 's/^CHECK:CAMELCASE: Avoid CamelCase: <\(.*\)>$/\1/p' <<< "$res"); do
+		git_tree grep -qw -e "$w" pristine -- fs/afs include && known+=("$w")
+	done
+	if ! grep -q "^total: 0 errors, 0 warnings, ${#known[@]} checks" <<< "$res" ||
 	   grep -q 'Traceback' <<< "$res"; then
 		sed 's/^/    /' <<< "$res"
 		bad=1
 	fi
-	note "    $(basename "$p"): $(sed -n 's/^total: //p' <<< "$res" | tail -n 1)"
+	line="    $(basename "$p"): $(sed -n 's/^total: //p' <<< "$res" | tail -n 1)"
+	[ ${#known[@]} -eq 0 ] ||
+		line+=" (CamelCase that 6.1 already has: ${known[*]})"
+	note "$line"
 done
 [ "$bad" -eq 0 ] || failed+=("checkpatch")
 

@@ -30,9 +30,10 @@
  * - What a failed store does to the data is afs_store_fate()'s table: the
  *   data is discarded only when the file or volume can never take it (gone,
  *   read-only, beyond the largest size); otherwise it stays dirty for a later
- *   attempt.  Either way the error is recorded on the mapping, for fsync() to
- *   report (close() does not: AFS has no ->flush and ->release's answer is
- *   ignored).
+ *   attempt.  Only discarded data's error is recorded on the mapping, for a
+ *   later fsync() to report; kept data is stored again, and an fsync() whose
+ *   own store of it fails returns that error.  close() reports nothing: AFS
+ *   has no ->flush and ->release's answer is ignored.
  *
  * - Locks are taken in this order: vnode->store_lock, vnode->validate_lock
  *   (shared; a truncation takes it exclusive), a folio's lock, vnode->io_lock
@@ -599,10 +600,17 @@ static void afs_store_settle(struct afs_vnode *vnode,
 				      pos, len, vnode->fid.vid, vnode->fid.vnode,
 				      error, fate == AFS_STORE_DISCARD ?
 				      "discarded" : "kept for another attempt");
-		if (fate == AFS_STORE_DISCARD)
+		/* Only lost data is an error for fsync() to find later.
+		 * Data kept dirty is stored again, and a data-integrity
+		 * writeback whose own store of it fails returns that error
+		 * itself: recording a background store's timeout here would
+		 * fail the fsync() that then stores the data.
+		 */
+		if (fate == AFS_STORE_DISCARD) {
 			trace_afs_file_error(vnode, error,
 					     afs_file_error_writeback_fail);
-		mapping_set_error(mapping, error);
+			mapping_set_error(mapping, error);
+		}
 	}
 
 	while (index <= last) {
@@ -1169,7 +1177,6 @@ int afs_launder_folio(struct folio *folio)
 			/* Keep the data: a folio that fails to launder stays
 			 * in the page cache, and it must stay dirty there.
 			 */
-			mapping_set_error(folio->mapping, ret);
 			folio_mark_dirty(folio);
 			trace_afs_folio_dirty(vnode,
 					      tracepoint_string("launder-fail"),

@@ -8,7 +8,7 @@
 #	scripts/e2e-boot.sh <kernel> shell
 #
 # AFS_E2E_TOPICS=a,b runs only those topics (e2e/topics/*-<topic>.sh).
-# Exits with QEMU's status, 124 on a timeout (AFS_E2E_TIMEOUT, 900 s).
+# Exits with QEMU's status, 124 on a timeout (AFS_E2E_TIMEOUT, 2400 s).
 
 set -euo pipefail
 
@@ -30,5 +30,5 @@ if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial stdio -serial null
 fi
 
-exec timeout "${AFS_E2E_TIMEOUT:-900}" "${qemu[@]}" \
+exec timeout "${AFS_E2E_TIMEOUT:-2400}" "${qemu[@]}" \
 	-serial "file:$3" -serial "file:$4" < /dev/null

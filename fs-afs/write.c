@@ -32,8 +32,10 @@
  *   read-only, beyond the largest size); otherwise it stays dirty for a later
  *   attempt.  Only discarded data's error is recorded on the mapping, for a
  *   later fsync() to report; kept data is stored again, and an fsync() whose
- *   own store of it fails returns that error.  close() reports nothing: AFS
- *   has no ->flush and ->release's answer is ignored.
+ *   own store of it fails returns that error (afs_fsync() stores itself what
+ *   a store it waited for failed to).  syncfs() is told of kept data's
+ *   errors through the superblock.  close() reports nothing: AFS has no
+ *   ->flush and ->release's answer is ignored.
  *
  * - Locks are taken in this order: vnode->store_lock, vnode->validate_lock
  *   (shared; a truncation takes it exclusive), a folio's lock, vnode->io_lock
@@ -610,6 +612,11 @@ static void afs_store_settle(struct afs_vnode *vnode,
 			trace_afs_file_error(vnode, error,
 					     afs_file_error_writeback_fail);
 			mapping_set_error(mapping, error);
+		} else {
+			/* syncfs() reports it: it cannot see writepages'
+			 * result, and the data is not on the server yet.
+			 */
+			errseq_set(&mapping->host->i_sb->s_wb_err, error);
 		}
 	}
 
@@ -947,13 +954,14 @@ int afs_writepages(struct address_space *mapping,
  * holder may be waiting for the folio: a folio that cannot be stored now is
  * redirtied.
  *
- * Return: 0, or the store's error.
+ * Return: 0: a failed store is settled here (afs_store_settle()), and an
+ * error returned would be recorded on the mapping by reclaim even for data
+ * kept for another attempt.
  */
 int afs_writepage(struct page *subpage, struct writeback_control *wbc)
 {
 	struct folio *folio = page_folio(subpage);
 	struct afs_vnode *vnode = AFS_FS_I(folio_inode(folio));
-	ssize_t ret;
 
 	_enter("{%lx},", folio_index(folio));
 
@@ -965,10 +973,10 @@ int afs_writepage(struct page *subpage, struct writeback_control *wbc)
 		goto redirty;
 	}
 	afs_folio_wait_fscache(folio);
-	ret = afs_store_folios(vnode, wbc, folio, LLONG_MAX);
+	afs_store_folios(vnode, wbc, folio, LLONG_MAX);
 	up_read(&vnode->validate_lock);
 	mutex_unlock(&vnode->store_lock);
-	return ret < 0 ? ret : 0;
+	return 0;
 
 redirty:
 	folio_redirty_for_writepage(wbc, folio);
@@ -1032,7 +1040,18 @@ int afs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	ret = afs_validate(vnode, af->key);
 	if (ret < 0)
 		return ret;
-	return file_write_and_wait_range(file, start, end);
+	ret = file_write_and_wait_range(file, start, end);
+
+	/* A store that was under way when we looked, and failed while we
+	 * waited for it, left its data dirty without an error on the mapping
+	 * (afs_store_settle()): store it ourselves, and report how that goes.
+	 * Once, so that a file being written all along cannot keep us here.
+	 */
+	if (ret == 0 &&
+	    filemap_range_has_writeback(file->f_mapping, start, end) &&
+	    mapping_tagged(file->f_mapping, PAGECACHE_TAG_DIRTY))
+		ret = file_write_and_wait_range(file, start, end);
+	return ret;
 }
 
 /* A page fault's answer to an error from afs_validate(). */

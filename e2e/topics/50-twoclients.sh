@@ -23,6 +23,7 @@ cat > /tmp/tc.sh <<'EOF'
 CELL=test.example
 ADDR=127.1.0.1
 HOST=afs.$CELL
+AFS=/afs
 
 # tc_now: centiseconds since boot.
 tc_now() {

@@ -17,6 +17,12 @@
  *	  -k		keep the page cache at the end (for a local
  *			filesystem, to check the exerciser itself)
  *	  -v		print every operation
+ *	  -r		try a call that timed out (ETIME, ETIMEDOUT) again,
+ *			once a second for up to two minutes, as an application
+ *			may: for runs with the fileserver stopped for longer
+ *			than a call's timeout.  Every call tried again is
+ *			idempotent or did nothing (a write that fails copied
+ *			nothing), so the shadow holds either way.
  *	  -T		write every operation to the kernel's trace buffer
  *			(tracefs trace_marker), to read beside kAFS's
  *			tracepoints
@@ -97,6 +103,8 @@ struct proc {
 	unsigned long	bytes_written, bytes_checked;
 	bool		verbose;
 	bool		keep_caches;
+	bool		retry;		/* -r */
+	unsigned int	retries;	/* Calls tried again after a timeout */
 	int		marker_fd;	/* trace_marker, or -1 */
 };
 
@@ -239,6 +247,17 @@ static void do_open(void)
 		die_errno("open");
 }
 
+/* -r: whether to try a call that just failed again. */
+static bool retry_timeout(void)
+{
+	if (!me->retry || (errno != ETIME && errno != ETIMEDOUT) ||
+	    me->retries >= 120)
+		return false;
+	me->retries++;
+	sleep(1);
+	return true;
+}
+
 static void pwrite_all(const unsigned char *buf, size_t off, size_t len)
 {
 	size_t done = 0;
@@ -246,6 +265,8 @@ static void pwrite_all(const unsigned char *buf, size_t off, size_t len)
 	while (done < len) {
 		ssize_t n = pwrite(me->fd, buf + done, len - done, off + done);
 
+		if (n < 0 && retry_timeout())
+			continue;
 		if (n < 0)
 			die_errno("pwrite");
 		if (n == 0)
@@ -261,6 +282,8 @@ static void pread_all(unsigned char *buf, size_t off, size_t len)
 	while (done < len) {
 		ssize_t n = pread(me->fd, buf + done, len - done, off + done);
 
+		if (n < 0 && retry_timeout())
+			continue;
 		if (n < 0)
 			die_errno("pread");
 		if (n == 0)
@@ -335,8 +358,9 @@ static void op_truncate(enum op op)
 	else
 		size = rnd_below(me->size + 1);
 	record(op, size, 0);
-	if (ftruncate(me->fd, size) < 0)
-		die_errno("ftruncate");
+	while (ftruncate(me->fd, size) < 0)
+		if (!retry_timeout())
+			die_errno("ftruncate");
 	if (size < me->size)
 		me->size = size;
 	else
@@ -386,8 +410,9 @@ static void op_mmap(enum op op)
 		me->bytes_written += len;
 		switch (rnd_below(3)) {
 		case 0:
-			if (msync(p, map_len, MS_SYNC) < 0)
-				die_errno("msync");
+			while (msync(p, map_len, MS_SYNC) < 0)
+				if (!retry_timeout())
+					die_errno("msync");
 			break;
 		case 1:
 			if (msync(p, map_len, MS_ASYNC) < 0)
@@ -404,8 +429,9 @@ static void op_mmap(enum op op)
 static void op_fsync(void)
 {
 	record(OP_FSYNC, 0, 0);
-	if (fsync(me->fd) < 0)
-		die_errno("fsync");
+	while (fsync(me->fd) < 0)
+		if (!retry_timeout())
+			die_errno("fsync");
 }
 
 /* Write back an unaligned part of the file, and wait for it. */
@@ -414,9 +440,10 @@ static void op_sync_range(void)
 	size_t off = rnd_below(me->size + 1), len = rnd_len();
 
 	record(OP_SYNC_RANGE, off, len);
-	if (sync_file_range(me->fd, off, len, SYNC_FILE_RANGE_WAIT_BEFORE |
-			    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) < 0)
-		die_errno("sync_file_range");
+	while (sync_file_range(me->fd, off, len, SYNC_FILE_RANGE_WAIT_BEFORE |
+			       SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER) < 0)
+		if (!retry_timeout())
+			die_errno("sync_file_range");
 }
 
 static void op_reopen(void)
@@ -456,8 +483,9 @@ static void final_check(void)
 
 	me->nr++;
 	record(OP_FSYNC, 0, 0);
-	if (fsync(me->fd) < 0)
-		die_errno("final fsync");
+	while (fsync(me->fd) < 0)
+		if (!retry_timeout())
+			die_errno("final fsync");
 	if (close(me->fd) < 0)
 		die_errno("final close");
 	if (!me->keep_caches)
@@ -520,6 +548,9 @@ static int run(unsigned long nr_ops)
 			check_size("during the run");
 	}
 	final_check();
+	if (me->retries)
+		printf("afs-exercise: process %d tried %u calls again after a timeout\n",
+		       me->index, me->retries);
 	return 0;
 }
 
@@ -549,7 +580,7 @@ int main(int argc, char **argv)
 	struct proc *procs;
 
 	me = &base;
-	while ((opt = getopt(argc, argv, "s:n:m:p:z:w:kvT")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:m:p:z:w:krvT")) != -1) {
 		switch (opt) {
 		case 's': base.seed = strtoul(optarg, NULL, 0); break;
 		case 'n': nr_ops = strtoul(optarg, NULL, 0); break;
@@ -558,6 +589,7 @@ int main(int argc, char **argv)
 		case 'z': base.max_size = strtoul(optarg, NULL, 0); break;
 		case 'w': base.stripe = strtoul(optarg, NULL, 0); break;
 		case 'k': base.keep_caches = true; break;
+		case 'r': base.retry = true; break;
 		case 'v': base.verbose = true; break;
 		case 'T':
 			base.marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
@@ -567,7 +599,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s seed] [-n ops] [-m single|multi|shared] [-p procs] [-z max size] [-w stripe] [-k] [-v] [-T] <dir>\n",
+			fprintf(stderr, "usage: %s [-s seed] [-n ops] [-m single|multi|shared] [-p procs] [-z max size] [-w stripe] [-k] [-r] [-v] [-T] <dir>\n",
 				argv[0]);
 			return 2;
 		}

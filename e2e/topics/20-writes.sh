@@ -92,9 +92,11 @@ writes_exercise shared 2 600 21 22 23 24 25 26
 
 # A store whose reply is lost: the fileserver stops answering for longer
 # than a call's 20 s timeout, then carries on; the calls in flight time out
-# on the client after the server may have applied them.
+# on the client after the server may have applied them.  A call that fails
+# with a timeout meanwhile is tried again (-r), as an application may; the
+# data must come out right.
 writes_lost_reply() {
-	afs-exercise -m multi -p 2 -n 800 -s $1 $AFS/w > /tmp/ex.out 2>&1 &
+	afs-exercise -r -m multi -p 2 -n 800 -s $1 $AFS/w > /tmp/ex.out 2>&1 &
 	ex=$!
 	sleep $2
 	fs=$(pidof fileserver)

@@ -174,15 +174,27 @@ static void afs_vl_rotate_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, state.flags & c->clear, 0);
 }
 
-/* The rows reach every event and every action: the table is complete. */
+/*
+ * The rows give every event, and the decision function, run on them, takes
+ * every action it has: an action the code can no longer reach, or one that
+ * no row makes it take, shows here.
+ */
 static void afs_vl_rotate_table_covers(struct kunit *test)
 {
 	bool events[NR__AFS_VL_ROTATE_EVENTS] = {}, actions[NR__AFS_VL_ROTATE_ACTIONS] = {};
+	struct afs_vl_rotate_decision d;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(afs_vl_rotate_cases); i++) {
-		events[afs_vl_rotate_cases[i].in.event] = true;
-		actions[afs_vl_rotate_cases[i].action] = true;
+		const struct afs_vl_rotate_case *c = &afs_vl_rotate_cases[i];
+		struct afs_vl_rotate_state state = {
+			.flags = c->flags, .error = c->prior
+		};
+
+		events[c->in.event] = true;
+		d = afs_vl_rotate_decide(&state, &c->in);
+		KUNIT_ASSERT_LT(test, d.action, NR__AFS_VL_ROTATE_ACTIONS);
+		actions[d.action] = true;
 	}
 	for (i = 0; i < NR__AFS_VL_ROTATE_EVENTS; i++)
 		KUNIT_EXPECT_TRUE_MSG(test, events[i], "no row for event %d", i);

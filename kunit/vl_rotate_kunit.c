@@ -199,7 +199,7 @@ static void afs_vl_rotate_table_covers(struct kunit *test)
 	for (i = 0; i < NR__AFS_VL_ROTATE_EVENTS; i++)
 		KUNIT_EXPECT_TRUE_MSG(test, events[i], "no row for event %d", i);
 	for (i = 0; i < NR__AFS_VL_ROTATE_ACTIONS; i++)
-		KUNIT_EXPECT_TRUE_MSG(test, actions[i], "no row for action %d", i);
+		KUNIT_EXPECT_TRUE_MSG(test, actions[i], "the code took action %d on no row", i);
 }
 
 static struct kunit_case afs_vl_rotate_table_cases[] = {

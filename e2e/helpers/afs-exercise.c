@@ -31,7 +31,8 @@
  * back and the number of the operation that wrote it.  Operations: write and
  * pwrite (1 byte to 1 MiB, unaligned), extending and shrinking ftruncate,
  * read, mmap read, shared-writable mmap stores with or without msync,
- * fsync, sync_file_range over an unaligned range, and close and reopen.  Every read is checked against the shadow.
+ * fsync, sync_file_range over an unaligned range, and close and reopen.
+ * Every read is checked against the shadow.
  * At the end each file is fsync'd and closed, the page cache dropped, and the
  * file read back from the server and checked again.
  *
@@ -534,15 +535,29 @@ static int run(unsigned long nr_ops)
 
 		switch (op) {
 		case OP_PWRITE:
-		case OP_APPEND:		op_write(op); break;
+		case OP_APPEND:
+			op_write(op);
+			break;
 		case OP_TRUNC_UP:
-		case OP_TRUNC_DOWN:	op_truncate(op); break;
-		case OP_READ:		op_read(); break;
+		case OP_TRUNC_DOWN:
+			op_truncate(op);
+			break;
+		case OP_READ:
+			op_read();
+			break;
 		case OP_MMAP_READ:
-		case OP_MMAP_WRITE:	op_mmap(op); break;
-		case OP_FSYNC:		op_fsync(); break;
-		case OP_SYNC_RANGE:	op_sync_range(); break;
-		case OP_REOPEN:		op_reopen(); break;
+		case OP_MMAP_WRITE:
+			op_mmap(op);
+			break;
+		case OP_FSYNC:
+			op_fsync();
+			break;
+		case OP_SYNC_RANGE:
+			op_sync_range();
+			break;
+		case OP_REOPEN:
+			op_reopen();
+			break;
 		}
 		if (!me->shared && rnd_below(16) == 0)
 			check_size("during the run");
@@ -582,15 +597,33 @@ int main(int argc, char **argv)
 	me = &base;
 	while ((opt = getopt(argc, argv, "s:n:m:p:z:w:krvT")) != -1) {
 		switch (opt) {
-		case 's': base.seed = strtoul(optarg, NULL, 0); break;
-		case 'n': nr_ops = strtoul(optarg, NULL, 0); break;
-		case 'm': base.mode = optarg; break;
-		case 'p': base.nr_procs = atoi(optarg); break;
-		case 'z': base.max_size = strtoul(optarg, NULL, 0); break;
-		case 'w': base.stripe = strtoul(optarg, NULL, 0); break;
-		case 'k': base.keep_caches = true; break;
-		case 'r': base.retry = true; break;
-		case 'v': base.verbose = true; break;
+		case 's':
+			base.seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			nr_ops = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			base.mode = optarg;
+			break;
+		case 'p':
+			base.nr_procs = atoi(optarg);
+			break;
+		case 'z':
+			base.max_size = strtoul(optarg, NULL, 0);
+			break;
+		case 'w':
+			base.stripe = strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			base.keep_caches = true;
+			break;
+		case 'r':
+			base.retry = true;
+			break;
+		case 'v':
+			base.verbose = true;
+			break;
 		case 'T':
 			base.marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
 			if (base.marker_fd < 0) {

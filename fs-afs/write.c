@@ -721,7 +721,6 @@ static ssize_t afs_store_folios(struct afs_vnode *vnode,
 	struct address_space *mapping = vnode->netfs.inode.i_mapping;
 	bool new_content = test_bit(AFS_VNODE_NEW_CONTENT, &vnode->flags);
 	bool caching = fscache_cookie_enabled(afs_vnode_cache(vnode));
-	loff_t i_size = i_size_read(&vnode->netfs.inode);
 	struct afs_dirty_region r = afs_folio_region(folio);
 	pgoff_t first = folio_index(folio), last;
 	loff_t start = folio_pos(folio) + r.from;
@@ -730,6 +729,7 @@ static ssize_t afs_store_folios(struct afs_vnode *vnode,
 	long count = wbc->nr_to_write;
 	struct folio *next, *held = NULL;
 	size_t size;
+	loff_t i_size;
 	int ret;
 
 	afs_folio_start_store(vnode, folio, caching, tracepoint_string("store"));
@@ -738,9 +738,17 @@ static ssize_t afs_store_folios(struct afs_vnode *vnode,
 	size = folio_size(folio);
 	last = folio_next_index(folio) - 1;
 
-	/* Carry on into the following folios while they continue the run. */
-	while (stop < i_size && stop < limit && count > 0 &&
-	       folio_pos(folio) + size <= end) {
+	/* Carry on into the following folios while they continue the run.
+	 * The file's size is read afresh each time, and once more after the
+	 * last folio is taken: a writer may extend the file and finish a
+	 * folio while we gather, and a size read before that folio was
+	 * written would cut its new bytes from the store, which still marks
+	 * the whole folio clean (the server's file would get a hole of zeros
+	 * there).  A truncation cannot shrink it meanwhile: it waits for the
+	 * validate lock that writeback holds.
+	 */
+	while (stop < i_size_read(&vnode->netfs.inode) && stop < limit &&
+	       count > 0 && folio_pos(folio) + size <= end) {
 		next = afs_gather_next(mapping, last + 1, &r, size, new_content);
 		if (!next)
 			break;
@@ -761,6 +769,7 @@ static ssize_t afs_store_folios(struct afs_vnode *vnode,
 
 	if (held)
 		folio_put(held);
+	i_size = i_size_read(&vnode->netfs.inode);
 	if (stop > i_size)
 		stop = i_size;
 

@@ -86,28 +86,51 @@ rot_offline_site() {
 	done
 }
 
+# rot_damage <copy read>: how it differs from /tmp/rot-big, on "measured:"
+# lines: its size, the 4 KiB blocks that differ (as ranges, the first few),
+# and whether the differing bytes read as zeros.
+rot_damage() {
+	echo "measured: read $(stat -c %s "$1") bytes of $(stat -c %s /tmp/rot-big)"
+	cmp -l "$1" /tmp/rot-big 2> /dev/null | awk '
+		{ b = int(($1 - 1) / 4096); n++; if ($2 == 0) z++ }
+		n > 1 && b > last + 1 { if (++r <= 8) print "measured: blocks " first "-" last " differ"; first = b }
+		n == 1 { first = b }
+		{ last = b }
+		END { if (n && ++r <= 8) print "measured: blocks " first "-" last " differ";
+		      print "measured: " n + 0 " bytes in " r + 0 " ranges differ, " z + 0 " of them read as 0" }'
+}
+
 # bos stop <server> in the middle of a read of the RO volume, for each
 # server in turn (one of them is the one being read from): the read
 # completes from the other with the right checksum.  Both started again,
-# and the first server is used again once the second is stopped.
+# and the first server is used again once the second is stopped.  A wrong
+# copy is described, and the page cache read again, to tell a wrong copy
+# from wrong cached pages.
 rot_bos_stop() {
 	for server in "$ADDR" $FS2; do
 		rot_drop_caches
 		t0=$(rot_now)
-		( slow-read $ROT_RO/big 65536 20 | md5sum > /tmp/rot-read.md5 ) \
-			2> /tmp/rot-read.err &
+		slow-read $ROT_RO/big 65536 20 > /tmp/rot-read 2> /tmp/rot-read.err &
 		reader=$!
 		sleep 2
 		bos stop "$server" fs -wait -noauth
 		wait $reader
+		status=$?
 		t=$(($(rot_now) - t0))
 		rot_server_up "$server"
-		cmp -s /tmp/rot-read.md5 /tmp/rot-big.md5
+		md5sum < /tmp/rot-read | cmp -s - /tmp/rot-big.md5
 		rc=$?
 		echo "measured: $server stopped during the read: read in $t s," \
-		     "checksum $([ $rc -eq 0 ] && echo right || echo wrong)" \
+		     "status $status, checksum $([ $rc -eq 0 ] && echo right || echo wrong)" \
 		     "$(cat /tmp/rot-read.err)"
-		[ $rc -eq 0 ] || return 1
+		if [ $rc -ne 0 ]; then
+			rot_damage /tmp/rot-read
+			md5sum < $ROT_RO/big | cmp -s - /tmp/rot-big.md5 &&
+				echo "measured: the page cache reads right" ||
+				echo "measured: the page cache reads wrong too"
+		fi
+		rm -f /tmp/rot-read
+		[ $status -eq 0 ] && [ $rc -eq 0 ] || return 1
 	done
 
 	t0=$(rot_now)

@@ -384,12 +384,15 @@ enum afs_store_fate {
  * @error: The store's result
  *
  * Only errors that say the file or its volume can no longer take the data
- * discard it: the file was deleted (-ENOENT, -ESTALE), the volume is gone
- * (-ENOMEDIUM, -ENXIO) or read-only (-EROFS), or the data lies beyond what
- * the server can hold (-EFBIG).  Permission errors move on to the next key.
- * Everything else, including timeouts, lost connections, a busy or failing
- * server, a full disk and an exceeded quota, keeps the data dirty: a later
- * writeback or fsync() tries again.
+ * discard it: the file was deleted (-ENOENT, from VNOVNODE), the volume is
+ * gone (-ENOMEDIUM, -ENXIO) or read-only (-EROFS), or the data lies beyond
+ * what the server can hold (-EFBIG).  Permission errors move on to the next
+ * key.  Everything else, including timeouts, lost connections, a busy or
+ * failing server, a full disk and an exceeded quota, keeps the data dirty: a
+ * later writeback or fsync() tries again.  So does -ESTALE, which a store
+ * gets when a server or volume record stayed mid-update for too long
+ * (afs_check_server_record(), afs_check_volume_status()), not when the file
+ * is gone.
  *
  * Return: The fate of the data.
  */
@@ -406,7 +409,6 @@ static enum afs_store_fate afs_store_fate(int error)
 	case -EKEYREVOKED:
 		return AFS_STORE_NEXT_KEY;
 	case -ENOENT:
-	case -ESTALE:
 	case -ENOMEDIUM:
 	case -ENXIO:
 	case -EROFS:

@@ -317,7 +317,7 @@ static const struct afs_write_test_fate afs_write_test_fates[] = {
 	{ "ENOSPC: kept",		-ENOSPC,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
 	{ "EDQUOT: kept",		-EDQUOT,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
 	{ "ENOENT: file gone",		-ENOENT,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
-	{ "ESTALE: file gone",		-ESTALE,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "ESTALE: a record mid-update, kept", -ESTALE,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
 	{ "ENOMEDIUM: volume gone",	-ENOMEDIUM,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
 	{ "ENXIO: volume gone",		-ENXIO,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
 	{ "EROFS: read-only",		-EROFS,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },

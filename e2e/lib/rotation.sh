@@ -143,6 +143,57 @@ rot_bos_stop() {
 	rot_server_up $FS2 && [ $rc -eq 0 ]
 }
 
+# rot_fileserver_pid <address>: the fileserver process serving <address>:
+# the one in the guest's own mount namespace for $ADDR, the other one (which
+# cell_add_fileserver started in a namespace of its own) for $FS2.
+rot_fileserver_pid() {
+	for pid in $(pidof fileserver); do
+		if [ "$(readlink /proc/$pid/ns/mnt)" = "$(readlink /proc/1/ns/mnt)" ]; then
+			[ "$1" = "$ADDR" ] && echo $pid
+		else
+			[ "$1" = $FS2 ] && echo $pid
+		fi
+	done | grep . || { echo "no fileserver process for $1" >&2; return 1; }
+}
+
+# A fileserver killed while a FetchData64 from it is receiving its reply,
+# some of the data already in, each server in turn, three rounds: the
+# read goes on from the other server and reads right.  The call is cut off
+# part way through its data, so the retry must start at the buffer's start
+# again (patch 0015): before that, its data landed shifted by what the cut
+# call had delivered, the rest was dropped, and the read succeeded with the
+# wrong bytes.  Reads whole chunks with no pause, so that calls follow one
+# another and one is caught in flight.
+rot_kill_mid_fetch() {
+	for round in 1 2 3; do
+		for server in "$ADDR" $FS2; do
+			pid=$(rot_fileserver_pid "$server") || return 1
+			rot_drop_caches
+			slow-read $ROT_RO/big 65536 0 > /tmp/rot-read 2> /tmp/rot-read.err &
+			reader=$!
+			caught=no
+			while kill -0 $reader 2> /dev/null; do
+				if grep -q "$server:7000 .* ClRcvRpl" /proc/net/rxrpc/calls; then
+					kill -KILL $pid && caught=yes
+					break
+				fi
+			done
+			wait $reader
+			status=$?
+			rot_server_up "$server" > /dev/null ||
+				{ echo "measured: $server did not come back"; return 1; }
+			md5sum < /tmp/rot-read | cmp -s - /tmp/rot-big.md5
+			rc=$?
+			echo "measured: round $round, $server killed mid-reply: $caught," \
+			     "status $status, checksum $([ $rc -eq 0 ] && echo right || echo wrong)" \
+			     "$(cat /tmp/rot-read.err)"
+			[ $rc -eq 0 ] || rot_damage /tmp/rot-read
+			rm -f /tmp/rot-read
+			[ $status -eq 0 ] && [ $rc -eq 0 ] || return 1
+		done
+	done
+}
+
 # vos move of the RW volume to the second server while a writer appends
 # 64 KiB at a time, each fsync'd: every write succeeds and the file is whole.
 rot_move() {

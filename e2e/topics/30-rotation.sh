@@ -30,6 +30,8 @@ rotation_check "VOFFLINE on one RO site, each in turn: reads go on from the othe
 	rot_offline_site "ENOMEDIUM with no call logged by the rotation; cause not found"
 rotation_check "bos stop of each fileserver during a 16 MiB RO read: right checksum" \
 	rot_bos_stop
+rotation_check "a fileserver killed in the middle of a reply: the retry reads right" \
+	rot_kill_mid_fetch
 rotation_check "vos move of the RW volume under an appending writer: nothing lost" rot_move
 rotation_check "vos remove of a mounted volume: a clear error, umount works" rot_remove
 if command -v fsstress > /dev/null; then

@@ -100,12 +100,32 @@ rot_damage() {
 		      print "measured: " n + 0 " bytes in " r + 0 " ranges differ, " z + 0 " of them read as 0" }'
 }
 
+# rot_read_right <status> <what happened...>: whether the reader (slow-read,
+# its output in /tmp/rot-read, its errors in /tmp/rot-read.err) exited with
+# <status> 0 and read /tmp/rot-big, on one "measured:" line.  A wrong copy
+# is described, and the page cache read again, to tell a wrong copy from
+# wrong cached pages.
+rot_read_right() {
+	status=$1
+	shift
+	md5sum < /tmp/rot-read | cmp -s - /tmp/rot-big.md5
+	rc=$?
+	echo "measured: $*, status $status," \
+	     "checksum $([ $rc -eq 0 ] && echo right || echo wrong) $(cat /tmp/rot-read.err)"
+	if [ $rc -ne 0 ]; then
+		rot_damage /tmp/rot-read
+		md5sum < $ROT_RO/big | cmp -s - /tmp/rot-big.md5 &&
+			echo "measured: the page cache reads right" ||
+			echo "measured: the page cache reads wrong too"
+	fi
+	rm -f /tmp/rot-read
+	[ $status -eq 0 ] && [ $rc -eq 0 ]
+}
+
 # bos stop <server> in the middle of a read of the RO volume, for each
 # server in turn (one of them is the one being read from): the read
 # completes from the other with the right checksum.  Both started again,
-# and the first server is used again once the second is stopped.  A wrong
-# copy is described, and the page cache read again, to tell a wrong copy
-# from wrong cached pages.
+# and the first server is used again once the second is stopped.
 rot_bos_stop() {
 	for server in "$ADDR" $FS2; do
 		rot_drop_caches
@@ -118,19 +138,8 @@ rot_bos_stop() {
 		status=$?
 		t=$(($(rot_now) - t0))
 		rot_server_up "$server"
-		md5sum < /tmp/rot-read | cmp -s - /tmp/rot-big.md5
-		rc=$?
-		echo "measured: $server stopped during the read: read in $t s," \
-		     "status $status, checksum $([ $rc -eq 0 ] && echo right || echo wrong)" \
-		     "$(cat /tmp/rot-read.err)"
-		if [ $rc -ne 0 ]; then
-			rot_damage /tmp/rot-read
-			md5sum < $ROT_RO/big | cmp -s - /tmp/rot-big.md5 &&
-				echo "measured: the page cache reads right" ||
-				echo "measured: the page cache reads wrong too"
-		fi
-		rm -f /tmp/rot-read
-		[ $status -eq 0 ] && [ $rc -eq 0 ] || return 1
+		rot_read_right $status "$server stopped during the read: read in $t s" ||
+			return 1
 	done
 
 	t0=$(rot_now)
@@ -194,14 +203,8 @@ rot_kill_mid_fetch() {
 			t0=$(rot_now)
 			rot_server_up "$server" > /tmp/rot-up.out 2>&1 ||
 				{ cat /tmp/rot-up.out; echo "measured: $server did not come back"; return 1; }
-			md5sum < /tmp/rot-read | cmp -s - /tmp/rot-big.md5
-			rc=$?
-			echo "measured: round $round, $server killed mid-reply: $caught," \
-			     "status $status, checksum $([ $rc -eq 0 ] && echo right || echo wrong)," \
-			     "back in $(($(rot_now) - t0)) s $(cat /tmp/rot-read.err)"
-			[ $rc -eq 0 ] || rot_damage /tmp/rot-read
-			rm -f /tmp/rot-read
-			[ $status -eq 0 ] && [ $rc -eq 0 ] || return 1
+			rot_read_right $status "round $round, $server killed mid-reply:" \
+				"$caught, back in $(($(rot_now) - t0)) s" || return 1
 		done
 	done
 	echo "measured: $kills of 6 kills caught a call mid-reply"

@@ -217,6 +217,29 @@ tc_restart_sees() {
 		{ echo "B reads '$(tc_in b cat /mnt/tc/tc/restart)'"; return 1; }
 }
 
+# tc_reset_once: after the fileserver reset A's callback state (the restart
+# check), A's first open of a file it has cached breaks the promise and
+# fetches the status; the promise that comes back is good until the next
+# reset or break: 20 more opens fetch no status at all.
+tc_reset_once() {
+	cat /afs/tc/restart > /dev/null || return 1
+	mount -t tracefs tracefs $T 2> /dev/null
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $T/events/afs/afs_make_fs_call/enable
+	echo 1 > $T/tracing_on
+	i=0
+	while [ $i -lt 20 ]; do
+		cat /afs/tc/restart > /dev/null || return 1
+		i=$((i + 1))
+	done
+	echo 0 > $T/tracing_on
+	echo 0 > $T/events/afs/afs_make_fs_call/enable
+	n=$(grep -c ' FS.FetchStatus' $T/trace)
+	echo "measured: 20 opens of a cached file, $n status fetches"
+	[ "$n" -eq 0 ]
+}
+
 # tc_alias_sees: A also mounts the volume through a second name for the
 # cell (one server record per cell, sharing the server's UUID); B changes a
 # file; A sees the change through both names within 2 s.
@@ -341,6 +364,8 @@ check "twoclients: A's rename and unlink show in B's readdir and stat within 2 s
 	$TC tc_names_seen
 check "twoclients: a change by B shows in A through two names of the cell" $TC tc_alias_sees
 check "twoclients: bos restart: both clients revalidate, no stale data" $TC tc_restart
+check "twoclients: after the restart, 20 opens of a cached file fetch no status" \
+	$TC tc_reset_once
 check "twoclients: each namespace lists only its own cells" $TC tc_cells_apart
 check "twoclients: B's cache manager has UDP port 7001 of its own namespace" $TC tc_cm_port
 check "twoclients: deleting B's namespace completes, no hung task" $TC tc_ns_delete b

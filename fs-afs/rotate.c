@@ -745,6 +745,56 @@ static struct afs_rotate_outcome afs_rotate_update_vldb(struct afs_operation *op
 }
 
 /*
+ * Whether an abort in a bulk status reply's record says that the server
+ * cannot serve the volume at all, rather than something of one file.
+ */
+static bool afs_rotate_abort_is_volume_wide(u32 abort_code)
+{
+	switch (abort_code) {
+	case VNOVOL:
+	case VMOVED:
+	case VOFFLINE:
+	case VSALVAGE:
+	case VBUSY:
+	case VRESTARTING:
+	case VSALVAGING:
+	case VNOSERVICE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * FS.InlineBulkStatus succeeds as a call and carries a status record, or an
+ * abort, for each file; the first is the directory's.  A volume-wide abort
+ * there (a replica site taken off line answers VNOVOL) is the server's answer
+ * to the whole call, so the reply's records are dropped and the abort is
+ * rotated on as if the call had been aborted.  6.1 took it for the
+ * directory's own error and failed the lookup (ENOMEDIUM) without trying the
+ * volume's other sites.
+ */
+static u32 afs_rotate_take_record_abort(struct afs_operation *op)
+{
+	struct afs_status_cb *scb;
+	u32 abort_code = op->file[0].scb.status.abort_code;
+	int i;
+
+	if (!op->file[0].scb.have_error ||
+	    !afs_rotate_abort_is_volume_wide(abort_code))
+		return 0;
+
+	for (i = 0; i < max_t(int, op->nr_files, 1); i++) {
+		scb = i < 2 ? &op->file[i].scb : &op->more_files[i - 2].scb;
+		scb->have_status = false;
+		scb->have_error = false;
+		scb->have_cb = false;
+		scb->status.abort_code = 0;
+	}
+	return abort_code;
+}
+
+/*
  * What became of the address handed out last time.  The issuing function may
  * have made no call at all: afs_op_nomem() leaves only op->error, a missing
  * issuing function only op->ac.error, and neither is a success.
@@ -752,9 +802,18 @@ static struct afs_rotate_outcome afs_rotate_update_vldb(struct afs_operation *op
 static struct afs_rotate_outcome afs_rotate_call_result(struct afs_operation *op)
 {
 	int error = op->ac.error;
+	u32 abort_code;
 
 	if (!op->call)
 		error = error ?: op->error ?: -EIO;
+	if (!error) {
+		abort_code = afs_rotate_take_record_abort(op);
+		if (abort_code) {
+			op->ac.abort_code = abort_code;
+			op->ac.error = -ECONNABORTED;
+			error = -ECONNABORTED;
+		}
+	}
 	return (struct afs_rotate_outcome){
 		.event		= AFS_ROTATE_CALL_DONE,
 		.error		= error,

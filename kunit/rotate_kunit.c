@@ -701,6 +701,63 @@ static void afs_rotate_driver_offline_then_other(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op->error, 0);
 }
 
+/*
+ * A bulk status reply whose directory record carries VOFFLINE: the call
+ * succeeded, but the server does not serve the volume.  The reply's records
+ * are dropped and the next server is tried, as for an aborted call.
+ */
+static void afs_rotate_driver_record_abort(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	op->nr_files = 2;
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_ASSERT_PTR_EQ(test, op->server, f->servers[0]);
+	afs_test_rotate_call_ends(f, 0, 0);
+	op->file[0].scb.have_error = true;
+	op->file[0].scb.status.abort_code = VOFFLINE;
+	op->file[1].scb.have_status = true;
+	op->file[1].scb.have_cb = true;
+
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[1]);
+	KUNIT_EXPECT_TRUE(test, test_bit(AFS_VOLUME_OFFLINE, &f->volume->flags));
+	KUNIT_EXPECT_FALSE(test, op->file[0].scb.have_error);
+	KUNIT_EXPECT_EQ(test, op->file[0].scb.status.abort_code, 0);
+	KUNIT_EXPECT_FALSE(test, op->file[1].scb.have_status);
+	KUNIT_EXPECT_FALSE(test, op->file[1].scb.have_cb);
+
+	afs_test_rotate_call_ends(f, 0, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, 0);
+}
+
+/*
+ * An abort of the directory's own (VNOVNODE: it was deleted) in a bulk
+ * status reply is not the server's answer to the call: the operation
+ * succeeds, its records kept for its success hook to apply.
+ */
+static void afs_rotate_driver_record_abort_of_file(struct kunit *test)
+{
+	struct afs_test_rotate_fixture *f = test->priv;
+	struct afs_operation *op = f->op;
+
+	op->nr_files = 2;
+	KUNIT_ASSERT_TRUE(test, afs_select_fileserver(op));
+	afs_test_rotate_call_ends(f, 0, 0);
+	op->file[0].scb.have_error = true;
+	op->file[0].scb.status.abort_code = VNOVNODE;
+	op->file[1].scb.have_status = true;
+
+	KUNIT_EXPECT_FALSE(test, afs_select_fileserver(op));
+	KUNIT_EXPECT_EQ(test, op->error, 0);
+	KUNIT_EXPECT_PTR_EQ(test, op->server, f->servers[0]);
+	KUNIT_EXPECT_TRUE(test, op->file[0].scb.have_error);
+	KUNIT_EXPECT_EQ(test, op->file[0].scb.status.abort_code, VNOVNODE);
+	KUNIT_EXPECT_TRUE(test, op->file[1].scb.have_status);
+}
+
 static void afs_rotate_driver_next_address(struct kunit *test)
 {
 	struct afs_test_rotate_fixture *f = test->priv;
@@ -963,6 +1020,8 @@ static void afs_rotate_driver_nomem_is_no_success(struct kunit *test)
 static struct kunit_case afs_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_rotate_driver_success),
 	KUNIT_CASE(afs_rotate_driver_offline_then_other),
+	KUNIT_CASE(afs_rotate_driver_record_abort),
+	KUNIT_CASE(afs_rotate_driver_record_abort_of_file),
 	KUNIT_CASE(afs_rotate_driver_next_address),
 	KUNIT_CASE(afs_rotate_driver_reprobe_then_retry),
 	KUNIT_CASE(afs_rotate_driver_busy_round),

@@ -31,6 +31,7 @@ build_log=$log.build
 if [ -n "${AFS_KUNIT_BUILD_ONLY:-}" ]; then
 	# Another run wants the kernel: leave this run's results alone.
 	build_log=$results/kunit-$name.rebuild.log
+	summary=$results/kunit-$name.rebuild.summary
 else
 	rm -f "$log" "$build_log" "$tap" "$json" "$summary" "$results/kunit-$name.txt" \
 		"$results/kunit-$name.bench"

@@ -8,6 +8,9 @@
 #                   end-to-end run against a real OpenAFS cell
 #   make test-long  what does not fit in make test's 45 minutes: the
 #                   suites on arm64
+#   make test-e2e-debug  the two-client E2E topic on a debug kernel with
+#                   kmemleak (in neither of the above while it fails
+#                   intermittently: docs/servers.md)
 #   make patches    the overlay as a patch series in build/patches/
 #   make shell      a shell in the E2E guest, with the cell up and mounted
 #   make bench-e2e  stock 6.1 kAFS against ours on the same workload
@@ -72,6 +75,12 @@ test-x86_64-debug: deps
 
 test-e2e: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh
+
+# The two-client topic (namespace rounds, parallel mounts, a kmemleak scan)
+# on a debug kernel that boots: debug.config, leak.config and boot.config.
+test-e2e-debug: deps
+	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=debug AFS_E2E_TOPICS=twoclients \
+		scripts/e2e-run.sh
 
 shell: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh shell

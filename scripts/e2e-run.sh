@@ -10,10 +10,14 @@
 #
 # AFS_E2E_KERNEL=stock boots stock 6.1 kAFS instead (scripts/build-stock.sh),
 # and writes results/e2e-stock.* rather than results/e2e.*.
+# AFS_E2E_KERNEL=debug boots ours with the checkers of "make test-debug"
+# (KASAN, lockdep, object debugging...) and kmemleak, built in
+# build/kunit-e2e-debug, and writes results/e2e-debug.*.
 #
 # Writes results/e2e.tap and results/e2e.log (the whole console).  Fails on
 # any "not ok", a bail-out, a missing or short plan, a kernel warning or oops
-# on the console, or a timeout.
+# on the console, or a timeout; on the debug kernel, also if the kmemleak
+# check did not run.
 
 set -euo pipefail
 
@@ -37,19 +41,25 @@ fail() {
 . "$repo/scripts/lib-lock.sh"
 heavy_lock
 
-# The same build directory and fragments as "make test-x86_64": a no-op if
-# that run already built the kernel.
+# Ours: the same build directory and fragments as "make test-x86_64", a
+# no-op if that run already built the kernel.
 case $which in
 ours)
 	AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||
 		fail "the kernel did not build"
 	kernel=$build/kunit-x86_64/arch/x86/boot/bzImage
 	;;
+debug)
+	AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" e2e-debug x86_64 \
+		kconfig/debug.config kconfig/leak.config kconfig/boot.config ||
+		fail "the debug kernel did not build"
+	kernel=$build/kunit-e2e-debug/arch/x86/boot/bzImage
+	;;
 stock)
 	kernel=$("$repo/scripts/build-stock.sh") || fail "the stock kernel did not build"
 	;;
 *)
-	fail "AFS_E2E_KERNEL=$which: ours or stock"
+	fail "AFS_E2E_KERNEL=$which: ours, debug or stock"
 	;;
 esac
 
@@ -82,6 +92,8 @@ grep -q '^Bail out!' "$tap" && fail "the guest bailed out ($line); see $log"
 [ "$plan" -eq $((passed + failed + todo)) ] ||
 	fail "plan of $plan, $((passed + failed + todo)) results; see $log"
 [ "$passed" -gt 0 ] || fail "no check passed; see $log"
+[ "$which" != debug ] || grep -q 'kmemleak finds' "$tap" ||
+	fail "the kmemleak check did not run ($line); see $log"
 "$repo/scripts/check-console.sh" "$log" || fail "kernel problems on the console ($line); see $log"
 [ "$failed" -eq 0 ] || fail "$failed checks failed ($line); see $tap"
 echo "$line"

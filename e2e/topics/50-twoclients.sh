@@ -70,10 +70,10 @@ tc_ns_create() {
 	tc_in $ns mkdir -p /mnt/tc
 }
 
-# tc_ns_delete <ns>: kill its processes, then wait until the namespace's
-# exit has removed its veth (20 s at most).
+# tc_ns_delete <ns> [<centiseconds>]: kill its processes, then wait until
+# the namespace's exit has removed its veth (20 s unless told).
 tc_ns_delete() {
-	ns=$1
+	ns=$1 limit=${2:-2000}
 	pid=$(tc_pid $ns)
 	netns=$(readlink /proc/$pid/ns/net)
 	for p in /proc/[0-9]*; do
@@ -82,8 +82,8 @@ tc_ns_delete() {
 	done
 	t0=$(tc_now)
 	while ip link show tc$ns > /dev/null 2>&1; do
-		if [ $(( $(tc_now) - t0 )) -gt 2000 ]; then
-			echo "namespace $ns not gone after 20 s: its exit hangs"
+		if [ $(( $(tc_now) - t0 )) -gt "$limit" ]; then
+			echo "namespace $ns not gone after $limit cs: its exit hangs"
 			for p in /proc/[0-9]*; do
 				[ "$(cut -d' ' -f3 $p/stat)" = D ] &&
 					echo "D: $(cat $p/comm) in $(cat $p/wchan)"
@@ -324,6 +324,22 @@ tc_parallel() {
 	tc_ns_delete c && tc_kernel_quiet
 }
 
+# tc_unacked: a peer calls the cache manager of namespace U and never
+# acknowledges the reply (rxrpc would give up on the call after 20 s).  The
+# namespace's exit ends such a call rather than wait for it: U is gone
+# within 5 s.
+tc_unacked() {
+	tc_ns_create u 5 || return 1
+	rx-noack 10.99.0.5 7001 40 > /tmp/tc-noack.out 2>&1 &
+	noack=$!
+	tc_within 1000 grep -q reply /tmp/tc-noack.out ||
+		{ cat /tmp/tc-noack.out; kill $noack; return 1; }
+	tc_ns_delete u 500
+	rc=$?
+	kill $noack
+	[ $rc = 0 ] && tc_kernel_quiet
+}
+
 # tc_no_leak: the debug kernel's kmemleak finds no object that nothing
 # points to with a kAFS or rxrpc function in its allocation's backtrace,
 # after every namespace above is gone.  kmemleak passes over an object that
@@ -395,6 +411,8 @@ check "twoclients: A keeps working after B is gone" sh -c "
 check "twoclients: 20 rounds of namespace create, mount, use, delete" $TC tc_rounds 20
 check "twoclients: 8 volumes mounted at once in a fresh namespace, then deleted" \
 	$TC tc_parallel
+check "twoclients: a namespace's exit ends a CM call whose reply is never acknowledged" \
+	$TC tc_unacked
 # Only the debug kernel (AFS_E2E_KERNEL=debug) has kmemleak.
 mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
 [ ! -e /sys/kernel/debug/kmemleak ] ||

@@ -7,10 +7,9 @@
 #                   big-endian), on x86_64 under the debug kernel, and the
 #                   end-to-end run against a real OpenAFS cell
 #   make test-long  what does not fit in make test's 45 minutes: the
-#                   suites on arm64
+#                   suites on arm64, and the two-client topic on a debug kernel
 #   make test-e2e-debug  the two-client E2E topic on a debug kernel with
-#                   kmemleak (in neither of the above while it fails
-#                   intermittently: docs/servers.md)
+#                   kmemleak (in make test-long: docs/servers.md)
 #   make patches    the overlay as a patch series in build/patches/
 #   make shell      a shell in the E2E guest, with the cell up and mounted
 #   make bench-e2e  stock 6.1 kAFS against ours on the same workload
@@ -27,8 +26,8 @@ export AFS_BUILD_DIR := $(BUILD)
 TEST_RUNS := x86_64 e2e sparc x86_64-debug
 RESULTS := kunit-x86_64 e2e kunit-sparc kunit-x86_64-debug
 # Runs that make test leaves out to stay within 45 minutes on two cores.
-LONG_RUNS := arm64
-LONG_RESULTS := kunit-arm64
+LONG_RUNS := arm64 e2e-debug
+LONG_RESULTS := kunit-arm64 e2e-debug
 
 .PHONY: all test test-long deps overlay patches shell bench-e2e clean test-debug \
 	$(addprefix test-,$(TEST_RUNS) $(LONG_RUNS))

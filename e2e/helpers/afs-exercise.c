@@ -17,12 +17,17 @@
  *	  -k		keep the page cache at the end (for a local
  *			filesystem, to check the exerciser itself)
  *	  -v		print every operation
- *	  -r		try a call that timed out (ETIME, ETIMEDOUT) again,
- *			once a second for up to two minutes, as an application
- *			may: for runs with the fileserver stopped for longer
- *			than a call's timeout.  Every call tried again is
- *			idempotent or did nothing (a write that fails copied
- *			nothing), so the shadow holds either way.
+ *	  -r		try a call that timed out again, once a second for up
+ *			to two minutes, as an application may: for runs with
+ *			the fileserver stopped for longer than a call's
+ *			timeout.  A call that times out fails with ETIME or
+ *			ETIMEDOUT, or with ECONNRESET when rxrpc has heard
+ *			from the server on the call's connection since the
+ *			call's own last packet (it takes the server to have
+ *			forgotten the call); stock 6.1 does the same.
+ *			Every call tried again is idempotent or did nothing
+ *			(a write that fails copied nothing), so the shadow
+ *			holds either way.
  *	  -T		write every operation to the kernel's trace buffer
  *			(tracefs trace_marker), to read beside kAFS's
  *			tracepoints
@@ -251,7 +256,8 @@ static void do_open(void)
 /* -r: whether to try a call that just failed again. */
 static bool retry_timeout(void)
 {
-	if (!me->retry || (errno != ETIME && errno != ETIMEDOUT) ||
+	if (!me->retry ||
+	    (errno != ETIME && errno != ETIMEDOUT && errno != ECONNRESET) ||
 	    me->retries >= 120)
 		return false;
 	me->retries++;

@@ -111,10 +111,14 @@ cell_add_fileserver() {
 # over a copy of the VLDB as it is now, so volumes created after it started
 # are not in it.  Its configuration, database and log are under <dir>; it
 # gets its own NetInfo through a private mount of the server's local
-# directory.  Started again on the database it had if <dir> exists.
+# directory, and a host name of its own that resolves to <address> (ubik
+# takes the host name's address for its own, and must find it among the
+# NetInfo ones).  Started again on the database it had if <dir> exists.
 cell_add_vlserver() {
 	vl_addr=$1 vl_dir=$2
+	vl_host=vl-$(echo "$vl_addr" | tr . -)
 	ip addr add "$vl_addr/32" dev lo 2> /dev/null
+	grep -q " $vl_host\$" /etc/hosts || echo "$vl_addr $vl_host" >> /etc/hosts
 	if [ ! -d "$vl_dir" ]; then
 		mkdir -p "$vl_dir/etc" "$vl_dir/local" "$vl_dir/db"
 		echo $CELL > "$vl_dir/etc/ThisCell"
@@ -125,13 +129,14 @@ cell_add_vlserver() {
 		[ ! -f /var/lib/openafs/db/vldb.DBSYS1 ] ||
 			cp /var/lib/openafs/db/vldb.DBSYS1 "$vl_dir/db/vldb.DBSYS1"
 	fi
-	unshare -m sh -c "mount --bind '$vl_dir/local' /var/lib/openafs/local &&
+	unshare -m -u sh -c "hostname $vl_host &&
+		mount --bind '$vl_dir/local' /var/lib/openafs/local &&
 		exec /usr/lib/openafs/vlserver -noauth -rxbind \
 			-config '$vl_dir/etc' -database '$vl_dir/db/vldb' \
 			-logfile '$vl_dir/VLLog'" > "$vl_dir/out" 2>&1 &
 	echo $! > "$vl_dir/pid"
 	wait_for 60 vos listvldb -noauth -config "$vl_dir/etc" ||
-		{ echo "the VL server on $vl_addr does not answer"; cat "$vl_dir/out"; return 1; }
+		{ echo "the VL server on $vl_addr does not answer"; cat "$vl_dir/out" "$vl_dir/VLLog"; return 1; }
 }
 
 # cell_kill_vlserver <dir>: kill a VL server cell_add_vlserver started, and

@@ -13,7 +13,7 @@ build=${AFS_BUILD_DIR:-$repo/build}
 out=$build/e2e
 image=$out/initramfs.cpio.gz
 
-# The OpenAFS programs and request-key are unpacked from their packages,
+# The OpenAFS programs, request-key and keyctl are unpacked from their packages,
 # never installed here (scripts/guest-debs.sh); busybox-static and cpio are
 # mere tools.
 "$repo/scripts/install-deps.sh" busybox-static cpio gzip >&2
@@ -23,7 +23,7 @@ libpath=$debroot/usr/lib/x86_64-linux-gnu:$debroot/lib/x86_64-linux-gnu
 afs_bins=(/usr/sbin/bosserver /usr/bin/bos /usr/bin/vos /usr/bin/pts
 	  /usr/lib/openafs/ptserver /usr/lib/openafs/vlserver
 	  /usr/lib/openafs/fileserver /usr/lib/openafs/volserver
-	  /usr/lib/openafs/salvager /sbin/request-key)
+	  /usr/lib/openafs/salvager /sbin/request-key /bin/keyctl)
 
 # fstests' fsstress, when its source is at hand, for the loaded-server check.
 fsstress=$("$repo/scripts/build-fsstress.sh")

@@ -212,6 +212,9 @@ static const struct afs_vl_words_case afs_vl_addrs_u_cases[] = {
 	{ "UUID time_mid over 16 bits",
 	  "0x01020304 0x10506 0x0708 0x09 0x0a 0x0b 0x0c 0x0d 0x0e 0x0f 0x90 5 0 0",
 	  .error = -ERANGE, .reason = "UUID field out of range", .offset = 0 },
+	{ "UUID time_hi over 16 bits",
+	  "0x01020304 0x0506 0x10708 0x09 0x0a 0x0b 0x0c 0x0d 0x0e 0x0f 0x90 5 0 0",
+	  .error = -ERANGE, .reason = "UUID field out of range", .offset = 0 },
 	{ "UUID byte over 8 bits",
 	  "0x01020304 0x0506 0x0708 0x09 0x10a 0x0b 0x0c 0x0d 0x0e 0x0f 0x90 5 0 0",
 	  .error = -ERANGE, .reason = "UUID byte out of range", .offset = 0 },
@@ -283,6 +286,10 @@ static const struct afs_vl_words_case afs_vl_endpoints_cases[] = {
 	  .error = -EBADMSG, .reason = "IPv6 endpoint length is not 20", .offset = 28 },
 	{ "volume endpoint with a bad port", "uuid16 5 0 1 ep4 10.0.0.1 0x17005",
 	  .error = -ERANGE, .reason = "port out of range", .offset = 28 },
+	{ "volume IPv4 endpoint of length 20", "uuid16 5 0 1 0 20 10.0.0.1 7005",
+	  .error = -EBADMSG, .reason = "IPv4 endpoint length is not 8", .offset = 32 },
+	{ "volume endpoint cut short", "uuid16 5 0 1 ep4 10.0.0.1 7005 cut 1",
+	  .error = -EBADMSG, .reason = "reply cut short", .offset = 43 },
 	{ "fileserver endpoint cut short", "uuid16 5 1 ep6 2001:db8::1 7000 cut 1",
 	  .error = -EBADMSG, .reason = "reply cut short", .offset = 51 },
 	{ "endpoint type missing", "uuid16 5 2 ep4 10.0.0.1 7000",
@@ -382,6 +389,10 @@ static const struct afs_vl_words_case afs_vl_cell_name_cases[] = {
 	  .error = -EBADMSG, .reason = "bad character in cell name", .offset = 5 },
 	{ "space in the name", "4 0x61626320",
 	  .error = -EBADMSG, .reason = "bad character in cell name", .offset = 7 },
+	{ "DEL in the name", "4 0x6162637f",
+	  .error = -EBADMSG, .reason = "bad character in cell name", .offset = 7 },
+	{ "non-ASCII byte in the name", "4 0x61e26364",
+	  .error = -EBADMSG, .reason = "bad character in cell name", .offset = 5 },
 	{ "name over 256", "257",
 	  .error = -E2BIG, .reason = "cell name too long", .offset = 0 },
 };
@@ -535,6 +546,11 @@ static const struct afs_vl_entry_case afs_vl_entry_cases[] = {
 	  .vlflags = AFS_VLF_RWEXISTS,
 	  .patch_at = AFS_TEST_UVLDB_UUID(0) + 40, .patch = 0x100,
 	  .error = -ERANGE, .reason = "UUID byte out of range",
+	  .offset = AFS_TEST_UVLDB_UUID(0) },
+	{ "a used server's UUID time_mid over 16 bits", .nr_servers = 1,
+	  .sflags = { AFS_TEST_RW }, .vlflags = AFS_VLF_RWEXISTS,
+	  .patch_at = AFS_TEST_UVLDB_UUID(0) + 4, .patch = 0x10000,
+	  .error = -ERANGE, .reason = "UUID field out of range",
 	  .offset = AFS_TEST_UVLDB_UUID(0) },
 	{ "a used server's UUID time_hi over 16 bits", .nr_servers = 1,
 	  .sflags = { AFS_TEST_RW }, .vlflags = AFS_VLF_RWEXISTS,
@@ -1128,6 +1144,17 @@ static void afs_vl_decode_caps_fuzz(struct kunit *test)
 	afs_test_vl_fuzz_report(z, i);
 }
 
+/* What the decoder promises of a name it accepts: printable ASCII, no space. */
+static bool afs_test_cell_name_printable(const char *name)
+{
+	const unsigned char *p;
+
+	for (p = name; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f)
+			return false;
+	return true;
+}
+
 static void afs_vl_decode_cell_name_fuzz(struct kunit *test)
 {
 	static const char chars[] =
@@ -1166,6 +1193,8 @@ static void afs_vl_decode_cell_name_fuzz(struct kunit *test)
 				problem = "the name";
 			else if (strlen(name) != ret)
 				problem = "the name's length";
+			else if (!afs_test_cell_name_printable(name))
+				problem = "a byte of the name";
 		}
 		if (!afs_test_vl_judge(z, i, ret, &fault, problem))
 			break;

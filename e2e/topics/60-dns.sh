@@ -4,7 +4,7 @@
 # dns_resolver upcall (/sbin/request-key runs our handler, which answers
 # with a binary server list, include/uapi/linux/dns_resolver.h); a
 # malformed answer is refused with a logged reason and leaves the cell's
-# servers as they were (docs/dns.md); and a cell whose first VL server is
+# servers as they were (docs/dns_vl.md); and a cell whose first VL server is
 # stopped carries on through its second.
 #
 # A cell asks again once its record expires: at least ten minutes after an

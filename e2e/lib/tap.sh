@@ -28,7 +28,7 @@ run_check() {
 	directive=$1 desc=$2
 	shift 2
 	N=$((N + 1))
-	t0=$(uptime_s)
+	check_start=$(uptime_s)
 	( "$@" ) > /tmp/check.out 2>&1 &
 	pid=$!
 	(
@@ -47,9 +47,9 @@ run_check() {
 	kill $watchdog 2>/dev/null
 	wait $watchdog 2>/dev/null
 	if [ $rc -eq 0 ]; then
-		tap "ok $N - $desc [$(($(uptime_s) - t0)) s]$directive"
+		tap "ok $N - $desc [$(($(uptime_s) - check_start)) s]$directive"
 	else
-		tap "not ok $N - $desc [$(($(uptime_s) - t0)) s]$directive"
+		tap "not ok $N - $desc [$(($(uptime_s) - check_start)) s]$directive"
 		tap_diag /tmp/check.out
 	fi
 }

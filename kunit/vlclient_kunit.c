@@ -1149,7 +1149,7 @@ static bool afs_test_cell_name_printable(const char *name)
 {
 	const unsigned char *p;
 
-	for (p = name; *p; p++)
+	for (p = (const unsigned char *)name; *p; p++)
 		if (*p <= ' ' || *p >= 0x7f)
 			return false;
 	return true;

@@ -3,8 +3,10 @@
 #
 # Benchmark stock 6.1 kAFS against ours: the pristine tree's kernel and the
 # overlaid one, built with the same configuration, each booted with the same
-# guest and cell, running e2e/afs-bench.c.  Prints the figures side by side;
-# asserts nothing (TCG timings are figures for comparison, not targets).
+# guest and cell, running e2e/helpers/afs-bench.c AFS_BENCH_RUNS times each
+# (default 3).  Prints each metric's median and range per kernel and the
+# ratio of the medians; asserts nothing (TCG timings are figures for
+# comparison, not targets).
 
 set -euo pipefail
 
@@ -21,21 +23,23 @@ heavy_lock
 # Ours: the x86_64 run's kernel.
 AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config >&2
 
-for which in stock ours; do
-	case $which in
-	stock)	kernel=$build/kunit-stock/arch/x86/boot/bzImage ;;
-	ours)	kernel=$build/kunit-x86_64/arch/x86/boot/bzImage ;;
-	esac
-	echo "bench: running on $which kAFS" >&2
-	"$repo/scripts/e2e-boot.sh" "$kernel" bench \
-		"$results/bench-$which.log" "$results/bench-$which.tap"
-	tr -d '\r' < "$results/bench-$which.tap" | grep '^bench: ' |
-		grep -v 'bench: done' > "$results/bench-$which.txt" ||
-		{ echo "bench: no figures from $which; see $results/bench-$which.log" >&2; exit 1; }
+runs=${AFS_BENCH_RUNS:-3}
+# Interleaved (stock, ours, stock, ours, ...) so that a slow spell of the
+# host falls on both kernels rather than on one.
+for i in $(seq 1 "$runs"); do
+	for which in stock ours; do
+		case $which in
+		stock)	kernel=$build/kunit-stock/arch/x86/boot/bzImage ;;
+		ours)	kernel=$build/kunit-x86_64/arch/x86/boot/bzImage ;;
+		esac
+		echo "bench: run $i of $runs on $which kAFS" >&2
+		log=$results/bench-$which-$i
+		"$repo/scripts/e2e-boot.sh" "$kernel" bench "$log.log" "$log.tap"
+		tr -d '\r' < "$log.tap" | grep '^bench: ' |
+			grep -v 'bench: done' > "$log.txt" ||
+			{ echo "bench: no figures from $which; see $log.log" >&2; exit 1; }
+	done
 done
 
-printf '%-10s %14s %14s  %s\n' metric "stock 6.1" ours unit
-# Both runs print the same metrics in the same order.
-paste -d ' ' <(awk '{ print $2, $3 }' "$results/bench-stock.txt") \
-	     <(awk '{ print $2, $3, $4 }' "$results/bench-ours.txt") |
-	awk '$1 == $3 { printf "%-10s %14s %14s  %s\n", $1, $2, $4, $5 }'
+python3 "$repo/scripts/bench-summary.py" "$results" "$runs" |
+	tee "$results/bench.txt"

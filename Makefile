@@ -4,8 +4,9 @@
 #
 #   make            overlay, then the KUnit suites on x86_64
 #   make test       every test: the suites on x86_64 and sparc (32-bit
-#                   big-endian), on x86_64 under the debug kernel, and the
-#                   end-to-end run against a real OpenAFS cell
+#                   big-endian), on x86_64 under the debug kernel, the
+#                   end-to-end run against a real OpenAFS cell, and
+#                   upstream fstests' ./check -afs on xfstests/tests.list
 #   make test-long  what does not fit in make test's 45 minutes: the
 #                   suites on arm64, and the two-client topic on a debug kernel
 #   make test-e2e-debug  the two-client E2E topic on a debug kernel with
@@ -23,8 +24,8 @@ export AFS_BUILD_DIR := $(BUILD)
 
 # Every run "make test" does, as "test-<run>" targets, in order (the E2E
 # run boots the kernel the x86_64 run built), and the result each leaves.
-TEST_RUNS := x86_64 e2e sparc x86_64-debug
-RESULTS := kunit-x86_64 e2e kunit-sparc kunit-x86_64-debug
+TEST_RUNS := x86_64 e2e xfstests sparc x86_64-debug
+RESULTS := kunit-x86_64 e2e xfstests kunit-sparc kunit-x86_64-debug
 # Runs that make test leaves out to stay within 45 minutes on two cores.
 LONG_RUNS := arm64 e2e-debug
 LONG_RESULTS := kunit-arm64 e2e-debug
@@ -80,6 +81,11 @@ test-e2e: deps
 test-e2e-debug: deps
 	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=debug AFS_E2E_TOPICS=twoclients \
 		scripts/e2e-run.sh
+
+# Upstream fstests' ./check -afs on xfstests/tests.list (docs/xfstests.md),
+# in the E2E guest with the x86_64 run's kernel.
+test-xfstests: deps
+	AFS_SKIP_DEPS=1 scripts/xfstests-run.sh
 
 shell: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh shell

@@ -12,43 +12,50 @@
 # Kernel command line:
 #	xfstests.tree=DIR	the built fstests tree on the host
 #	xfstests.list=FILE	the run's tests on the host, one a line
-#	xfstests.timeout=S	seconds one test may take (default 300)
+#	xfstests.timeout=S	seconds one test may take (default 120)
 
 XT_ROOT=/host
 XT_TREE=$(arg xfstests.tree)
 XT_LIST=$(arg xfstests.list)
 XT_TIMEOUT=$(arg xfstests.timeout)
-XT_TIMEOUT=${XT_TIMEOUT:-300}
+XT_TIMEOUT=${XT_TIMEOUT:-120}
 XT_OUT=$XT_ROOT/mnt/results
 XT_RESULTS=$XT_ROOT/tmp/xfstests-results
 
-# The chroot's environment: the unpacked XFS tools first on PATH, and their
+# The chroot's environment: the unpacked XFS tools (the tree's sibling
+# "sysroot", copied to /tmp/xfstests-sysroot) first on PATH, and their
 # libraries found.
-XT_SYSROOT=$XT_TREE/../sysroot
 XT_ENV="HOME=/root TERM=dumb
-PATH=$XT_SYSROOT/usr/sbin:/usr/sbin:/usr/bin:/sbin:/bin
-LD_LIBRARY_PATH=$XT_SYSROOT/lib/x86_64-linux-gnu"
+PATH=/tmp/xfstests-sysroot/usr/sbin:/usr/sbin:/usr/bin:/sbin:/bin
+LD_LIBRARY_PATH=/tmp/xfstests-sysroot/lib/x86_64-linux-gnu"
 
 # xt_chroot_setup: the host's root with tmpfs where fstests and mount write,
-# and the results share.
+# and the results share.  The tree, its sysroot and the list are copied out
+# first: they may live under a directory the tmpfs hide (a clone in /tmp).
 xt_chroot_setup() {
-	mkdir -p $XT_ROOT
+	mkdir -p $XT_ROOT /xt
 	# cache=loose: the host's root does not change during the run, and
 	# without a page cache every exec and read goes to the host.
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro \
 		hostroot $XT_ROOT || return 1
+	# A writable copy: ./check links each test's expected output into
+	# the tree.
+	mount -t tmpfs tmpfs /xt &&
+	cp -a $XT_ROOT$XT_TREE /xt/xfstests &&
+	cp -a $XT_ROOT$XT_TREE/../sysroot /xt/xfstests-sysroot &&
+	grep . $XT_ROOT$XT_LIST > /xt/list || return 1
 	mount -t proc proc $XT_ROOT/proc &&
 	mount -t sysfs sysfs $XT_ROOT/sys &&
 	mount -o bind /dev $XT_ROOT/dev || return 1
 	for d in tmp var/tmp run root mnt; do
 		mount -t tmpfs tmpfs $XT_ROOT/$d || return 1
 	done
-	mkdir -p $XT_ROOT/mnt/test $XT_ROOT/mnt/scratch $XT_OUT
+	mkdir -p $XT_ROOT/mnt/test $XT_ROOT/mnt/scratch $XT_OUT \
+		$XT_ROOT/tmp/xfstests $XT_ROOT/tmp/xfstests-sysroot
+	mount -o bind /xt/xfstests $XT_ROOT/tmp/xfstests &&
+	mount -o bind /xt/xfstests-sysroot $XT_ROOT/tmp/xfstests-sysroot &&
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 \
 		results $XT_OUT || return 1
-	# A writable copy: ./check links each test's expected output into
-	# the tree.
-	cp -a $XT_ROOT$XT_TREE $XT_ROOT/tmp/xfstests || return 1
 	cat > $XT_ROOT/tmp/xfstests/local.config <<-EOC
 	export FSTYP=afs
 	export TEST_DEV=%$CELL:xft.test
@@ -59,28 +66,50 @@ xt_chroot_setup() {
 	EOC
 }
 
-# xt_kill_tree <pid>: a process and its descendants.
-xt_kill_tree() {
+# xt_tree <pid>: a process and its descendants.
+xt_tree() {
+	echo $1
 	for c in $(ps -o pid,ppid | awk -v p=$1 '$2 == p { print $1 }'); do
-		xt_kill_tree $c
+		xt_tree $c
 	done
-	kill -9 $1 2>/dev/null
 }
 
-# xt_watchdog: kill a test (bash running tests/<dir>/<n>) that has run
-# XT_TIMEOUT seconds, and note its name on the results share.
+# xt_kill_tree <pid>: stopped first, so that nothing forks meanwhile.
+xt_kill_tree() {
+	pids=$(xt_tree $1)
+	kill -STOP $pids 2>/dev/null
+	kill -KILL $pids 2>/dev/null
+}
+
+# xt_current_test: "<pid> <dir>/<n>" of the test ./check runs now: the
+# child of ./check that runs tests/<dir>/<n> (its subshells show the same
+# command line, but their parent is the test).
+xt_current_test() {
+	ps -o pid,ppid,args | awk '
+		/ \.\/check -afs / && !/awk/ { check[$1] = 1 }
+		{ pid[NR] = $1; ppid[NR] = $2; line[NR] = $0 }
+		END {
+			for (i = 1; i <= NR; i++) {
+				if (!(ppid[i] in check))
+					continue
+				n = split(line[i], f, " ")
+				for (j = 3; j <= n; j++)
+					if (f[j] ~ /(^|\/)tests\/[a-z]+\/[0-9]+$/) {
+						t = f[j]; sub(/.*tests\//, "", t)
+						print pid[i], t; exit
+					}
+			}
+		}'
+}
+
+# xt_watchdog: kill a test that has run XT_TIMEOUT seconds, and note its
+# name on the results share.
 xt_watchdog() {
 	last= since=
 	while sleep 5; do
-		# busybox ps: "PID [{comm}] /bin/bash <tree>/tests/<dir>/<n>"
-		set -- $(ps -o pid,args | awk '/bash/ {
-			for (i = 2; i <= NF; i++)
-				if ($i ~ /(^|\/)tests\/[a-z]+\/[0-9]+$/) {
-					t = $i; sub(/.*tests\//, "", t)
-					print $1, t; exit
-				} }')
-		if [ "$1" != "$last" ]; then
-			last=$1 since=$(uptime_s)
+		set -- $(xt_current_test)
+		if [ "$1 $2" != "$last" ]; then
+			last="$1 $2" since=$(uptime_s)
 			continue
 		fi
 		[ -n "$1" ] && [ $(($(uptime_s) - since)) -ge $XT_TIMEOUT ] ||
@@ -93,14 +122,15 @@ xt_watchdog() {
 
 xt_chroot_setup || bail "the xfstests chroot could not be set up"
 volume_create xft.test && volume_create xft.scratch || bail "no xfstests volumes"
-tap "# xfstests: $(grep -c . $XT_ROOT$XT_LIST) tests, $XT_TIMEOUT s each at most"
+tap "# xfstests: $(grep -c . /xt/list) tests, $XT_TIMEOUT s each at most"
 xt_watchdog &
 watchdog=$!
 t0=$(uptime_s)
 chroot $XT_ROOT /usr/bin/env -i $XT_ENV /bin/bash -c \
-	"cd /tmp/xfstests && exec ./check -afs -R xunit-quiet $(tr '\n' ' ' < $XT_ROOT$XT_LIST)" \
+	"cd /tmp/xfstests && exec ./check -afs -R xunit-quiet $(tr '\n' ' ' < /xt/list)" \
 	> $XT_OUT/check.out 2>&1
-tap "# ./check exited with $? after $(($(uptime_s) - t0)) s"
+rc=$?
+tap "# ./check exited with $rc after $(($(uptime_s) - t0)) s"
 kill $watchdog
 cp $XT_RESULTS/result.xml $XT_RESULTS/check.log $XT_OUT/ 2>/dev/null
 for t in $(sed -n 's/^Failures: //p' $XT_RESULTS/check.log | tail -n 1); do

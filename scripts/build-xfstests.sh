@@ -15,7 +15,8 @@
 #
 #	scripts/build-xfstests.sh	prints the tree's path
 #
-# Exits 2, printing nothing, when there is no tarball.
+# Exits 77, printing nothing, when there is no tarball (and
+# AFS_XFSTESTS_TARBALL is not set).
 #
 # The tree's "sysroot" directory holds the unpacked XFS packages: the guest
 # puts its usr/sbin on PATH and its lib directory on LD_LIBRARY_PATH.
@@ -32,12 +33,18 @@ out=$build/xfstests
 tree=$out/tree
 sysroot=$out/sysroot
 
-[ -r "$tarball" ] || { echo "xfstests: no fstests tarball" >&2; exit 2; }
+if [ ! -r "$tarball" ]; then
+	[ -z "${AFS_XFSTESTS_TARBALL:-}" ] ||
+		{ echo "xfstests: cannot read $AFS_XFSTESTS_TARBALL" >&2; exit 1; }
+	echo "xfstests: no fstests tarball" >&2
+	exit 77
+fi
 
 # Clean packages (no service, no module): the build's tools and headers, and
-# what fstests runs in the guest beyond coreutils and util-linux.
+# what fstests runs in the guest beyond coreutils and util-linux, and the
+# libraries of the unpacked xfs_io.
 "$repo/scripts/install-deps.sh" autoconf automake libtool libtool-bin \
-	libacl1-dev libaio-dev bc psmisc >&2
+	libacl1-dev libaio-dev bc psmisc libedit2 libdevmapper1.02.1 libbsd0 >&2
 
 stamp=$(stat -c '%s %Y' "$tarball"; cat "$0")
 if [ -x "$tree/ltp/fsx" ] && [ "$(cat "$out/stamp" 2>/dev/null)" = "$stamp" ]; then

@@ -14,6 +14,8 @@
 #   make patches    the overlay as a patch series in build/patches/
 #   make shell      a shell in the E2E guest, with the cell up and mounted
 #   make bench-e2e  stock 6.1 kAFS against ours on the same workload
+#   make xfstests-stock  the fstests list on stock 6.1, side by side with
+#                   ours (after make test-xfstests)
 #
 # AFS_BUILD_DIR (default build/) holds the tree and the kunit.py build
 # directories; results land in results/.
@@ -30,7 +32,7 @@ RESULTS := kunit-x86_64 e2e xfstests kunit-sparc kunit-x86_64-debug
 LONG_RUNS := arm64 e2e-debug
 LONG_RESULTS := kunit-arm64 e2e-debug
 
-.PHONY: all test test-long deps overlay patches shell bench-e2e clean test-debug \
+.PHONY: all test test-long deps overlay patches shell bench-e2e xfstests-stock clean test-debug \
 	$(addprefix test-,$(TEST_RUNS) $(LONG_RUNS))
 
 all: deps
@@ -86,6 +88,14 @@ test-e2e-debug: deps
 # in the E2E guest with the x86_64 run's kernel.
 test-xfstests: deps
 	AFS_SKIP_DEPS=1 scripts/xfstests-run.sh
+
+# The same on stock 6.1, then stock's results and ours (from make
+# test-xfstests) side by side: fails if ours fails a test stock passes.
+RESULTS_DIR := $(or $(AFS_RESULTS_DIR),$(CURDIR)/results)
+xfstests-stock: deps
+	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=stock scripts/xfstests-run.sh
+	scripts/xfstests-compare.py $(RESULTS_DIR)/xfstests-stock.tap \
+		$(RESULTS_DIR)/xfstests.tap
 
 shell: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh shell

@@ -51,6 +51,7 @@
 #include <linux/fs.h>
 #include <linux/pagemap.h>
 #include <linux/writeback.h>
+#include <linux/rmap.h>
 #include <linux/pagevec.h>
 #include <linux/netfs.h>
 #include "internal.h"
@@ -227,6 +228,97 @@ static void afs_folio_set_region(struct afs_vnode *vnode, struct folio *folio,
 }
 
 /**
+ * afs_eof_span - What of a folio a growing file brings inside itself
+ * @folio_pos: The folio's position in the file
+ * @folio_size: Its size
+ * @old_size: The file's size before it grows
+ * @new_size: Its size after
+ * @from: Where the part starts in the folio
+ * @to: Where it ends
+ *
+ * Only the folio that holds the old end, and only if the end lies inside
+ * one of its pages, has such a part: a mapping cannot fault in a page
+ * wholly past the end (SIGBUS), so no stale bytes lie beyond that page,
+ * unless the file was cut from under a mapping made before (another
+ * client shrank it), which this does not cover.
+ *
+ * Return: true, with [*@from, *@to), if there is a part.
+ */
+static bool afs_eof_span(loff_t folio_pos, size_t folio_size, loff_t old_size,
+			 loff_t new_size, size_t *from, size_t *to)
+{
+	loff_t end = folio_pos + folio_size;
+
+	if (new_size <= old_size || old_size <= folio_pos || old_size >= end ||
+	    !offset_in_page(old_size))
+		return false;
+	*from = old_size - folio_pos;
+	*to = min(new_size, end) - folio_pos;
+	return true;
+}
+
+/*
+ * Clear the part of @folio, locked, that a file growing from @old_size to
+ * @new_size brings inside itself.  It is write-protected first, so that a
+ * mapping's next write to it faults and waits for the folio lock.
+ */
+static void afs_zero_eof_locked(struct afs_vnode *vnode, struct folio *folio,
+				loff_t old_size, loff_t new_size)
+{
+	size_t from, to;
+
+	if (!afs_eof_span(folio_pos(folio), folio_size(folio), old_size,
+			  new_size, &from, &to))
+		return;
+	if (folio_mkclean(folio))
+		folio_mark_dirty(folio);
+	folio_zero_segment(folio, from, to);
+	trace_afs_folio_dirty(vnode, tracepoint_string("eofzero"), folio);
+}
+
+/**
+ * afs_zero_eof_folio - Clear the bytes a file brings inside as it grows
+ * @vnode: The file
+ * @old_size: Its size before it grows
+ * @new_size: Its size after
+ *
+ * POSIX has the part of a file's last page past its end read as zeros
+ * through a mapping and never written to the file; but a shared writable
+ * mapping may write there, and the bytes stay in the page cache.  Once the
+ * file has grown over them they would be read as the file's, and stored,
+ * where the server has zeros: clear them, up to @new_size or the folio's
+ * end.  The folio is write-protected first, so that the mapping's next
+ * write to it faults.  Called before a write past the end takes its folio,
+ * and after the server has grown the file for a truncation (with the
+ * validate lock held, so that no store of the folio is under way).
+ *
+ * Context: The caller holds the inode lock, and no folio lock.
+ * Return: 0, or -EINTR if a fatal signal came while waiting for the folio
+ * (a page fault may hold its lock across the wait for a store).
+ */
+int afs_zero_eof_folio(struct afs_vnode *vnode, loff_t old_size, loff_t new_size)
+{
+	struct address_space *mapping = vnode->netfs.inode.i_mapping;
+	struct folio *folio;
+
+	if (new_size <= old_size || !offset_in_page(old_size))
+		return 0;
+	folio = __filemap_get_folio(mapping, old_size >> PAGE_SHIFT, 0, 0);
+	if (!folio)
+		return 0;
+	if (folio_lock_killable(folio) < 0) {
+		folio_put(folio);
+		return -EINTR;
+	}
+	/* Truncated meanwhile: nothing of it is in the file. */
+	if (folio->mapping == mapping)
+		afs_zero_eof_locked(vnode, folio, old_size, new_size);
+	folio_unlock(folio);
+	folio_put(folio);
+	return 0;
+}
+
+/**
  * afs_write_begin - Prepare a write to part of a folio
  * @file: The file written to
  * @mapping: Its mapping
@@ -254,6 +346,15 @@ int afs_write_begin(struct file *file, struct address_space *mapping,
 
 	_enter("{%llx:%llu},%llx,%x",
 	       vnode->fid.vid, vnode->fid.vnode, pos, len);
+
+	/* A write past the end grows the file over what a mapping may have
+	 * written past the old end: clear that while no folio is locked, as
+	 * it may be in this folio or an earlier one.  afs_write_end() clears
+	 * this folio's part again, under its lock.
+	 */
+	ret = afs_zero_eof_folio(vnode, i_size_read(&vnode->netfs.inode), pos);
+	if (ret < 0)
+		return ret;
 
 	for (;;) {
 		/* Reads the folio first unless the write covers what the file
@@ -322,7 +423,7 @@ int afs_write_end(struct file *file, struct address_space *mapping,
 	struct afs_vnode *vnode = AFS_FS_I(file_inode(file));
 	struct afs_dirty_region r;
 	size_t from = offset_in_folio(folio, pos);
-	loff_t end = pos + copied;
+	loff_t end = pos + copied, old_size;
 
 	_enter("{%llx:%llu},{%lx}",
 	       vnode->fid.vid, vnode->fid.vnode, folio_index(folio));
@@ -340,7 +441,14 @@ int afs_write_end(struct file *file, struct address_space *mapping,
 	if (copied == 0)
 		goto out;
 
-	if (end > i_size_read(&vnode->netfs.inode)) {
+	old_size = i_size_read(&vnode->netfs.inode);
+	if (end > old_size) {
+		/* What a mapping wrote past the old end in this folio since
+		 * afs_write_begin() cleared it is cleared again before the
+		 * size is raised: a store takes the folio under its lock and
+		 * sends up to the size it then reads.
+		 */
+		afs_zero_eof_locked(vnode, folio, old_size, pos);
 		write_seqlock(&vnode->cb_lock);
 		if (end > i_size_read(&vnode->netfs.inode))
 			afs_set_i_size(vnode, end);

@@ -339,11 +339,86 @@ static void afs_write_fate_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, afs_settle_fate(t->error), t->settled);
 }
 
+/*
+ * afs_eof_span: what of a folio a growing file brings inside itself, and
+ * so must be cleared of what a mapping wrote past the old end: from the old
+ * end to the new end or the folio's end, and only if the old end lies
+ * inside one of the folio's pages.  In pages (P), so that the rows hold for
+ * sparc's 8 KiB pages too: mostly a one-page folio at 2P, and a four-page
+ * one.
+ */
+#define P PAGE_SIZE
+
+struct afs_write_test_eof {
+	const char	*name;
+	loff_t		folio_pos;
+	size_t		folio_size;
+	loff_t		old_size, new_size;
+	bool		span;
+	size_t		from, to;
+};
+
+static const struct afs_write_test_eof afs_write_test_eofs[] = {
+	{ "grows within the folio",	2 * P, P,     2 * P + 100, 2 * P + 300,
+	  true, 100, 300 },
+	{ "grows past the folio",	2 * P, P,     2 * P + 100, 5 * P,
+	  true, 100, P },
+	{ "grows to the folio's end",	2 * P, P,     2 * P + 100, 3 * P,
+	  true, 100, P },
+	{ "grows by one byte",		2 * P, P,     2 * P + 100, 2 * P + 101,
+	  true, 100, 101 },
+	{ "old end one byte in",	2 * P, P,     2 * P + 1, 2 * P + 8,
+	  true, 1, 8 },
+	{ "old end one byte short of the folio's end",
+					2 * P, P,     3 * P - 1, 3 * P,
+	  true, P - 1, P },
+	{ "four-page folio, old end in its second page",
+					2 * P, 4 * P, 3 * P + 100, 9 * P,
+	  true, P + 100, 4 * P },
+	{ "four-page folio, old end in its last page, grows past it",
+					2 * P, 4 * P, 5 * P + 100, 9 * P,
+	  true, 3 * P + 100, 4 * P },
+	{ "four-page folio, old end on a page boundary inside it",
+					2 * P, 4 * P, 4 * P, 9 * P, false },
+	{ "first folio of the file",	0, P,         100, 300,  true, 100, 300 },
+	{ "first folio, grows past it",	0, P,         100, 2 * P, true, 100, P },
+	{ "does not grow",		2 * P, P,     2 * P + 100, 2 * P + 100, false },
+	{ "shrinks",			2 * P, P,     2 * P + 100, 2 * P + 50, false },
+	{ "old end at the folio's start", 2 * P, P,   2 * P, 2 * P + 100, false },
+	{ "old end at the folio's end",	2 * P, P,     3 * P, 3 * P + 100, false },
+	{ "old end before the folio",	2 * P, P,     100, 3 * P,     false },
+	{ "old end after the folio",	2 * P, P,     4 * P + 100, 5 * P, false },
+};
+
+#undef P
+
+static void afs_write_test_eof_desc(const struct afs_write_test_eof *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_eof, afs_write_test_eofs, afs_write_test_eof_desc);
+
+static void afs_write_eof_rule(struct kunit *test)
+{
+	const struct afs_write_test_eof *t = test->param_value;
+	size_t from = 0, to = 0;
+
+	KUNIT_EXPECT_EQ(test, afs_eof_span(t->folio_pos, t->folio_size, t->old_size,
+					   t->new_size, &from, &to),
+			t->span);
+	if (t->span) {
+		KUNIT_EXPECT_EQ(test, from, t->from);
+		KUNIT_EXPECT_EQ(test, to, t->to);
+	}
+}
+
 static struct kunit_case afs_write_rule_cases[] = {
 	KUNIT_CASE_PARAM(afs_write_join_rule, afs_write_test_join_gen_params),
 	KUNIT_CASE_PARAM(afs_write_continues_rule, afs_write_test_run_gen_params),
 	KUNIT_CASE_PARAM(afs_write_trim_rule, afs_write_test_trim_gen_params),
 	KUNIT_CASE_PARAM(afs_write_fate_rule, afs_write_test_fate_gen_params),
+	KUNIT_CASE_PARAM(afs_write_eof_rule, afs_write_test_eof_gen_params),
 	{}
 };
 

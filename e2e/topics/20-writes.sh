@@ -144,6 +144,26 @@ check "a writer killed while page_mkwrite waits on a stopped fileserver goes awa
 check "truncation racing shared-writable mmap stores, then content intact" \
 	trunc-mmap-race $AFS/w/race 20
 
+# What a shared mapping writes past the end of a file, in the page that
+# holds the end, is never stored; once the file grows over it, it must
+# read as the zeros the server has there, from the page cache and after
+# dropping it (xfstests generic/363 finds it with fsx).  Growth by
+# ftruncate() and by writes in the same page and in the next, with the
+# mapping stored and gone, or still mapped and dirty ("live").
+check "mapped bytes past the end read as zeros after ftruncate() grows the file" \
+	eof-zero $AFS/w/eof1 1000 truncate 8192
+check "mapped bytes past the end read as zeros after a write in the same page" \
+	eof-zero $AFS/w/eof2 1000 write 3000
+check "mapped bytes past the end read as zeros after a write in the next page" \
+	eof-zero $AFS/w/eof3 5000 write 9000
+check "... after ftruncate(), the mapping still dirty" \
+	eof-zero $AFS/w/eof4 1000 truncate 3000 live
+check "... after a write in the same page, the mapping still dirty" \
+	eof-zero $AFS/w/eof5 1000 write 3000 live
+check "... after a write in the next page, the mapping still dirty" \
+	eof-zero $AFS/w/eof6 1000 write 9000 live
+rm -f $AFS/w/eof[1-6]
+
 # Stores refused for want of quota: fsync() reports the error, the data is
 # kept, and once the quota allows it a later fsync() stores it.
 writes_quota() {

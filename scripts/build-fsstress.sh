@@ -3,9 +3,9 @@
 #
 # Build upstream fstests' fsstress, statically, for the end-to-end guest: the
 # load of generic/013, used by the rotation topic to load the fileserver.
-# The source is the xfstests tarball in shared/tools beside the repository
-# (AFS_XFSTESTS_TARBALL overrides); the XFS headers it needs are unpacked
-# from xfslibs-dev into the build directory, not installed.  Never committed.
+# The source is fstests' tarball (found as scripts/lib-fstests.sh says);
+# the XFS headers it needs are unpacked from xfslibs-dev into the build
+# directory, not installed.  Never committed.
 #
 #	scripts/build-fsstress.sh	prints the binary's path
 #
@@ -16,12 +16,13 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${AFS_BUILD_DIR:-$repo/build}
-tarball=${AFS_XFSTESTS_TARBALL:-$repo/../shared/tools/xfstests.tar.gz}
+. "$repo/scripts/lib-fstests.sh"
+tarball=$(fstests_tarball)
 out=$build/fsstress
 bin=$out/fsstress
 
 if [ ! -r "$tarball" ]; then
-	echo "fsstress: no $tarball; the load checks will be skipped" >&2
+	echo "fsstress: no fstests tarball${tarball:+ at $tarball}; the load checks will be skipped" >&2
 	exit 0
 fi
 stamp=$(stat -c '%s %Y' "$tarball")

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build upstream fstests (xfstests), unmodified, from the tarball in
-# shared/tools beside the repository, or in /work/shared/tools where a
-# clone elsewhere (/tmp/x) finds the workplace's copy (AFS_XFSTESTS_TARBALL
-# overrides both), for the xfstests guest (scripts/xfstests-run.sh).  The
-# guest runs it from the host's root, read-only over 9p, so it is built for
-# this machine.
+# Build upstream fstests (xfstests), unmodified, from its tarball (found
+# as scripts/lib-fstests.sh says), for the xfstests guest
+# (scripts/xfstests-run.sh).  The guest runs it from the host's root,
+# read-only over 9p, so it is built for this machine.
 #
 # The XFS packages (xfs_io, libhandle and their headers) are unpacked into
 # the build directory, not installed; the build tools and the ACL and AIO
@@ -25,10 +23,8 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${AFS_BUILD_DIR:-$repo/build}
-tarball=${AFS_XFSTESTS_TARBALL:-}
-for t in "$repo/../shared/tools/xfstests.tar.gz" /work/shared/tools/xfstests.tar.gz; do
-	[ -n "$tarball" ] || [ ! -r "$t" ] || tarball=$t
-done
+. "$repo/scripts/lib-fstests.sh"
+tarball=$(fstests_tarball)
 out=$build/xfstests
 tree=$out/tree
 sysroot=$out/sysroot

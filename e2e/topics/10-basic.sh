@@ -16,6 +16,17 @@ check "rename within a directory" sh -c "mv $AFS/dir/hello $AFS/dir/hi &&
 	[ ! -e $AFS/dir/hello ] && printf hello | cmp - $AFS/dir/hi"
 check "rename across directories" sh -c "mkdir $AFS/other && mv $AFS/dir/hi $AFS/other/hi &&
 	[ ! -e $AFS/dir/hi ] && printf hello | cmp - $AFS/other/hi"
+# A name renamed over, held open: its link count through the descriptor
+# is 0 (xfstests generic/035).  The directory is the case that a later
+# fetch of its status from the server set back to 1.
+check "a directory renamed over while open: nlink 0 through it" sh -c "
+	mkdir -p $AFS/over/a $AFS/over/b && exec 3< $AFS/over/b && mv -T $AFS/over/a $AFS/over/b &&
+	n=\$(stat -L -c %h /proc/self/fd/3) && echo \"nlink \$n\" && [ \$n = 0 ] &&
+	[ -d $AFS/over/b ] && [ ! -e $AFS/over/a ]"
+check "a file renamed over while open: nlink 0 through it" sh -c "
+	echo a > $AFS/over/fa && echo b > $AFS/over/fb && exec 3< $AFS/over/fb &&
+	mv -T $AFS/over/fa $AFS/over/fb && n=\$(stat -L -c %h /proc/self/fd/3) &&
+	echo \"nlink \$n\" && [ \$n = 0 ] && [ \$(cat $AFS/over/fb) = a ] && [ \$(cat <&3) = b ]"
 check "hard link in a directory" sh -c "ln $AFS/other/hi $AFS/other/hi2 &&
 	[ \$(stat -c %h $AFS/other/hi) = 2 ] && printf hello | cmp - $AFS/other/hi2"
 check "symlink and readlink" sh -c "ln -s hi $AFS/other/sym &&

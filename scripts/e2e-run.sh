@@ -23,7 +23,6 @@ set -euo pipefail
 
 mode=${1:-check}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${AFS_BUILD_DIR:-$repo/build}
 results=${AFS_RESULTS_DIR:-$repo/results}
 mkdir -p "$results"
 which=${AFS_E2E_KERNEL:-ours}
@@ -41,27 +40,8 @@ fail() {
 . "$repo/scripts/lib-lock.sh"
 heavy_lock
 
-# Ours: the same build directory and fragments as "make test-x86_64", a
-# no-op if that run already built the kernel.
-case $which in
-ours)
-	AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||
-		fail "the kernel did not build"
-	kernel=$build/kunit-x86_64/arch/x86/boot/bzImage
-	;;
-debug)
-	AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" e2e-debug x86_64 \
-		kconfig/debug.config kconfig/leak.config kconfig/boot.config ||
-		fail "the debug kernel did not build"
-	kernel=$build/kunit-e2e-debug/arch/x86/boot/bzImage
-	;;
-stock)
-	kernel=$("$repo/scripts/build-stock.sh") || fail "the stock kernel did not build"
-	;;
-*)
-	fail "AFS_E2E_KERNEL=$which: ours, debug or stock"
-	;;
-esac
+kernel=$("$repo/scripts/guest-kernel.sh" "$which") ||
+	fail "AFS_E2E_KERNEL=$which: the kernel did not build (ours, debug or stock)"
 
 if [ "$mode" = shell ]; then
 	exec "$repo/scripts/e2e-boot.sh" "$kernel" shell

@@ -8,7 +8,8 @@
 #	scripts/xfstests-run.sh
 #
 # AFS_E2E_KERNEL=stock boots stock 6.1 kAFS (scripts/build-stock.sh) and
-# writes results/xfstests-stock.* rather than results/xfstests.*.
+# writes results/xfstests-stock.* rather than results/xfstests.*; =debug
+# the debug kernel of the E2E run (scripts/guest-kernel.sh).
 # AFS_XFSTESTS_TESTS="generic/001 generic/002" runs only those tests;
 # AFS_XFSTESTS_TIMEOUT is the seconds one test may take (default 120; the
 # slowest test of the list, generic/363, took 79 s).
@@ -50,19 +51,8 @@ if [ "$rc" -eq 77 ]; then
 fi
 [ "$rc" -eq 0 ] || fail "fstests did not build"
 
-case $which in
-ours)
-	AFS_KUNIT_BUILD_ONLY=1 "$repo/scripts/kunit-run.sh" x86_64 x86_64 kconfig/boot.config ||
-		fail "the kernel did not build"
-	kernel=$build/kunit-x86_64/arch/x86/boot/bzImage
-	;;
-stock)
-	kernel=$("$repo/scripts/build-stock.sh") || fail "the stock kernel did not build"
-	;;
-*)
-	fail "AFS_E2E_KERNEL=$which: ours or stock"
-	;;
-esac
+kernel=$("$repo/scripts/guest-kernel.sh" "$which") ||
+	fail "AFS_E2E_KERNEL=$which: the kernel did not build (ours, debug or stock)"
 
 # The list as the guest reads it: one test a line.
 list=$build/$name.list

@@ -18,11 +18,14 @@ check "rename across directories" sh -c "mkdir $AFS/other && mv $AFS/dir/hi $AFS
 	[ ! -e $AFS/dir/hi ] && printf hello | cmp - $AFS/other/hi"
 # A name renamed over, held open: its link count through the descriptor
 # is 0 (xfstests generic/035).  The directory is the case that a later
-# fetch of its status from the server set back to 1.
+# fetch of its status from the server set back to 1: after the callback
+# break of the rename, and again by F_GETLK, which always asks the server.
 check "a directory renamed over while open: nlink 0 through it" sh -c "
 	mkdir -p $AFS/over/a $AFS/over/b && exec 3< $AFS/over/b && mv -T $AFS/over/a $AFS/over/b &&
 	n=\$(stat -L -c %h /proc/self/fd/3) && echo \"nlink \$n\" && [ \$n = 0 ] &&
-	[ -d $AFS/over/b ] && [ ! -e $AFS/over/a ]"
+	[ -d $AFS/over/b ] && [ ! -e $AFS/over/a ] &&
+	fd-getlk 3 && n=\$(stat -L -c %h /proc/self/fd/3) &&
+	echo \"nlink after its status is fetched again: \$n\" && [ \$n = 0 ]"
 check "a file renamed over while open: nlink 0 through it" sh -c "
 	echo a > $AFS/over/fa && echo b > $AFS/over/fb && exec 3< $AFS/over/fb &&
 	mv -T $AFS/over/fa $AFS/over/fb && n=\$(stat -L -c %h /proc/self/fd/3) &&

@@ -5,10 +5,11 @@
 # root (read-only over 9p, tag "hostroot") in a chroot whose writable places
 # are tmpfs.  One ./check for the whole list: its start-up costs about 30 s
 # under TCG.  No xunit report (-R): ./check rewrites the whole of it before
-# each test, which under TCG costs about 4 s a test.  A watchdog kills a test that runs too
-# long.  ./check's output goes to the host over 9p (tag "results") as it
-# runs, and check.log and a failed test's .out.bad, .full and .dmesg follow
-# at the end; scripts/xfstests-judge.py turns them into TAP.
+# each test, which under TCG costs about 4 s a test.  A watchdog kills a
+# test that runs too long.  ./check's output goes to the host over 9p (tag
+# "results") as it runs, and check.log and a failed test's .out.bad, .full
+# and .dmesg follow at the end; scripts/xfstests-judge.py turns them into
+# TAP.
 #
 # Kernel command line:
 #	xfstests.tree=DIR	the built fstests tree on the host

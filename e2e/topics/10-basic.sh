@@ -36,6 +36,39 @@ check "symlink and readlink" sh -c "ln -s hi $AFS/other/sym &&
 	[ \$(readlink $AFS/other/sym) = hi ] && printf hello | cmp - $AFS/other/sym"
 check "unlink" sh -c "rm $AFS/other/hi2 $AFS/other/sym && [ ! -e $AFS/other/hi2 ] &&
 	[ ! -L $AFS/other/sym ] && [ \$(stat -c %h $AFS/other/hi) = 1 ]"
+# After an unlink the server gives no status for the file, so kAFS counts
+# the link gone itself.  A stat() in parallel can bring the server's count,
+# the unlink already in it, first: counted twice, a file that still has a
+# name had a link count of 0 and was taken for deleted, and ln failed with
+# ENOENT (or, when the last name went next, drop_nlink() warned: xfstests
+# generic/084).  Two processes link and unlink while two others stat.
+basic_link_unlink() {	# <name> <times>: how many of them failed, and why
+	i=0 bad=0
+	: > /tmp/links-$1.err
+	while [ $i -lt $2 ]; do
+		{ ln $AFS/links/f $AFS/links/$1.$i && rm $AFS/links/$1.$i; } \
+			2>> /tmp/links-$1.err || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	echo "$1: $bad of $2 ln+rm failed"
+	head -n 2 /tmp/links-$1.err
+	[ $bad = 0 ]
+}
+basic_links_while_stat() {
+	mkdir $AFS/links && echo x > $AFS/links/f || return 1
+	for s in 1 2; do
+		( while [ ! -e $AFS/links/done ]; do stat $AFS/links/f > /dev/null; done ) &
+	done
+	basic_link_unlink a 600 & a=$!
+	basic_link_unlink b 600; b=$?
+	wait $a; a=$?
+	touch $AFS/links/done; wait
+	n=$(stat -c %h $AFS/links/f)
+	echo "link count $n"
+	[ $a = 0 ] && [ $b = 0 ] && [ "$n" = 1 ] && rm -r $AFS/links
+}
+check "hard links made and removed by two processes while two others stat" \
+	basic_links_while_stat
 check "rmdir" sh -c "rmdir $AFS/dir && [ ! -e $AFS/dir ]"
 check "a directory of 1000 entries, listed completely" sh -c "mkdir $AFS/many &&
 	i=0; while [ \$i -lt 1000 ]; do : > $AFS/many/f\$i || exit 1; i=\$((i + 1)); done;

@@ -28,14 +28,18 @@
  *   with the next key; when every key was refused, the data stays dirty.
  *
  * - What a failed store does to the data is afs_store_fate()'s table: the
- *   data is discarded only when the file or volume can never take it (gone,
- *   read-only, beyond the largest size); otherwise it stays dirty for a later
- *   attempt.  Only discarded data's error is recorded on the mapping, for a
- *   later fsync() to report; kept data is stored again, and an fsync() whose
- *   own store of it fails returns that error (afs_fsync() stores itself what
- *   a store it waited for failed to).  syncfs() is told of kept data's
- *   errors through the superblock.  close() reports nothing: AFS has no
- *   ->flush and ->release's answer is ignored.
+ *   data is discarded only on evidence that the file can never take it (the
+ *   server said it is gone, the volume is read-only, the data lies beyond the
+ *   largest size), never on an errno alone.  Errors that pass (network, busy
+ *   server, quota, memory, signals) keep it for as long as it takes; others
+ *   keep it for AFS_STORE_MAX_FAILURES stores in a row, then it is dropped
+ *   with a log line.  Only discarded data's error is recorded on the mapping,
+ *   for a later fsync() to report; kept data is stored again, and an fsync()
+ *   whose own store of it fails returns that error.  An fsync() that only
+ *   waited for another writeback's store learns that it failed from the
+ *   vnode's kept_gen, and stores the range itself.  syncfs() is told of kept
+ *   data's errors through the superblock, a signal's never.  close()
+ *   reports nothing: AFS has no ->flush and ->release's answer is ignored.
  *
  * - Locks are taken in this order: vnode->store_lock, vnode->validate_lock
  *   (shared; a truncation takes it exclusive), a folio's lock, vnode->io_lock
@@ -47,6 +51,7 @@
  */
 
 #include <linux/backing-dev.h>
+#include <linux/error-injection.h>
 #include <linux/slab.h>
 #include <linux/fs.h>
 #include <linux/pagemap.h>
@@ -483,28 +488,44 @@ out:
 enum afs_store_fate {
 	AFS_STORE_DONE,		/* Stored */
 	AFS_STORE_NEXT_KEY,	/* Refused to this key: try the next one */
-	AFS_STORE_KEEP,		/* Keep the data dirty for another attempt */
+	AFS_STORE_KEEP,		/* A passing trouble: keep the data dirty */
+	AFS_STORE_KEEP_LIMITED,	/* Kept, but only for so many failures */
 	AFS_STORE_DISCARD,	/* The file can never take it: drop it */
 };
+
+/* Stores of a file that may fail in a row for an error that may never pass
+ * (AFS_STORE_KEEP_LIMITED) before its data is dropped.  A writeback of a
+ * redirtied file comes round every 30 s or so (dirty_expire_centisecs), so
+ * this gives a volume being moved or a server being re-registered minutes.
+ */
+#define AFS_STORE_MAX_FAILURES	10
+
+/* Passes of writeback an fsync() makes while other stores fail under it. */
+#define AFS_FSYNC_PASSES	3
 
 /**
  * afs_store_fate - Decide what becomes of the data of a failed store
  * @error: The store's result
+ * @deleted: The server said the file is gone (VNOVNODE: AFS_VNODE_DELETED)
  *
- * Only errors that say the file or its volume can no longer take the data
- * discard it: the file was deleted (-ENOENT, from VNOVNODE), the volume is
- * gone (-ENOMEDIUM, -ENXIO) or read-only (-EROFS), or the data lies beyond
- * what the server can hold (-EFBIG).  Permission errors move on to the next
- * key.  Everything else, including timeouts, lost connections, a busy or
- * failing server, a full disk and an exceeded quota, keeps the data dirty: a
- * later writeback or fsync() tries again.  So does -ESTALE, which a store
- * gets when a server or volume record stayed mid-update for too long
- * (afs_check_server_record(), afs_check_volume_status()), not when the file
- * is gone.
+ * Data is discarded only on evidence that the file can never take it: the
+ * server said the file is gone (-ENOENT with @deleted), the volume is
+ * read-only (-EROFS, VREADONLY) or the data lies beyond what the server can
+ * hold (-EFBIG).  An errno alone is no such evidence: -ENOENT, -ENOMEDIUM
+ * and -ENXIO also come from a VL server that does not know a volume or a
+ * server yet, from a VMOVED whose move the VLDB has not caught up with, or
+ * from a cell whose DNS lookup failed once.
+ *
+ * Permission errors move on to the next key.  Errors that pass by
+ * themselves or by the user's doing (timeouts, lost connections, a busy or
+ * restarting server, a full disk, a quota, memory, a signal, a record
+ * mid-update) keep the data for as long as it takes.  Any other error (an
+ * unknown abort, a reply we cannot decode, the errnos above without
+ * evidence) keeps it for AFS_STORE_MAX_FAILURES stores in a row.
  *
  * Return: The fate of the data.
  */
-static enum afs_store_fate afs_store_fate(int error)
+static enum afs_store_fate afs_store_fate(int error, bool deleted)
 {
 	switch (error) {
 	case 0:
@@ -516,23 +537,92 @@ static enum afs_store_fate afs_store_fate(int error)
 	case -EKEYREJECTED:
 	case -EKEYREVOKED:
 		return AFS_STORE_NEXT_KEY;
-	case -ENOENT:
-	case -ENOMEDIUM:
-	case -ENXIO:
 	case -EROFS:
 	case -EFBIG:
 		return AFS_STORE_DISCARD;
-	default:
+	case -ENOENT:
+		return deleted ? AFS_STORE_DISCARD : AFS_STORE_KEEP_LIMITED;
+	case -ETIMEDOUT:
+	case -ETIME:
+	case -ECONNRESET:
+	case -ECONNREFUSED:
+	case -ENETRESET:
+	case -ENETUNREACH:
+	case -EHOSTUNREACH:
+	case -EHOSTDOWN:
+	case -EADDRNOTAVAIL:
+	case -EDESTADDRREQ:
+	case -ERFKILL:
+	case -EBUSY:
+	case -EAGAIN:
+	case -ENOBUFS:
+	case -ENOMEM:
+	case -EINTR:
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+	case -ESTALE:
+	case -ENOSPC:
+	case -EDQUOT:
 		return AFS_STORE_KEEP;
+	default:
+		return AFS_STORE_KEEP_LIMITED;
 	}
 }
 
-/* The fate of data whose store is over: every key was tried. */
-static enum afs_store_fate afs_settle_fate(int error)
+/**
+ * afs_settle_fate - Decide the fate of data whose store is over
+ * @error: The store's result, every key having been tried
+ * @deleted: The server said the file is gone
+ * @failures: The file's stores that failed in a row before this one with
+ *	%AFS_STORE_KEEP_LIMITED
+ *
+ * Every key refused is kept as an error that may never pass: a key does not
+ * come back by itself.  The AFS_STORE_MAX_FAILURES-th such failure in a row
+ * discards the data.
+ *
+ * Return: The fate of the data.
+ */
+static enum afs_store_fate afs_settle_fate(int error, bool deleted,
+					   unsigned int failures)
 {
-	enum afs_store_fate fate = afs_store_fate(error);
+	enum afs_store_fate fate = afs_store_fate(error, deleted);
 
-	return fate == AFS_STORE_NEXT_KEY ? AFS_STORE_KEEP : fate;
+	if (fate == AFS_STORE_NEXT_KEY)
+		fate = AFS_STORE_KEEP_LIMITED;
+	if (fate == AFS_STORE_KEEP_LIMITED &&
+	    failures + 1 >= AFS_STORE_MAX_FAILURES)
+		fate = AFS_STORE_DISCARD;
+	return fate;
+}
+
+/**
+ * afs_store_error_to_report - The error a failed store leaves for syncfs()
+ * @error: The store's error
+ *
+ * A store interrupted by a signal reports nothing: it is not the error of
+ * the data, which stays dirty for the next writeback, and the errno of a
+ * restart (512) would reach a later, unrelated syncfs() from the
+ * superblock's error sequence.  Neither is -ENOMEM an errno syncfs() or
+ * fsync() may return: the data was not stored, which is -EIO.
+ *
+ * Return: The error to record, or 0 for none.
+ */
+static int afs_store_error_to_report(int error)
+{
+	switch (error) {
+	case -EINTR:
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		return 0;
+	case -ENOMEM:
+		return -EIO;
+	default:
+		return error;
+	}
 }
 
 /*
@@ -604,13 +694,19 @@ static const struct afs_operation_ops afs_store_data_operation = {
 	.issue_afs_rpc	= afs_issue_store_afs,
 	.issue_yfs_rpc	= afs_issue_store_yfs,
 	.success	= afs_store_data_success,
+	/* VNOVNODE marks the file deleted: the evidence afs_store_fate()
+	 * needs to drop its data.
+	 */
+	.aborted	= afs_check_for_remote_deletion,
 };
 
 /*
- * Store @len bytes at @pos from the page cache, with one key.
+ * Store @len bytes at @pos from the page cache, with one key.  Open to
+ * fail_function, so that tests can make a store fail as a server would.
  */
-static int afs_store_from_cache(struct afs_vnode *vnode, struct key *key,
-				loff_t pos, loff_t len, bool laundering)
+static noinline int afs_store_from_cache(struct afs_vnode *vnode,
+					 struct key *key, loff_t pos, loff_t len,
+					 bool laundering)
 {
 	struct afs_operation *op;
 	struct iov_iter iter;
@@ -636,6 +732,8 @@ static int afs_store_from_cache(struct afs_vnode *vnode, struct key *key,
 	afs_wait_for_operation(op);
 	return afs_put_operation(op);
 }
+
+ALLOW_ERROR_INJECTION(afs_store_from_cache, ERRNO);
 
 /* One attempt at a store, with one key: the seam the key rule is tested at. */
 typedef int (*afs_store_fn)(struct afs_vnode *vnode, struct key *key,
@@ -665,7 +763,7 @@ static int afs_store_with_keys(struct afs_vnode *vnode, loff_t pos, loff_t len,
 
 	while ((wbk = afs_next_wb_key(vnode, wbk))) {
 		ret = store(vnode, wbk->key, pos, len, laundering);
-		if (afs_store_fate(ret) != AFS_STORE_NEXT_KEY)
+		if (afs_store_fate(ret, false) != AFS_STORE_NEXT_KEY)
 			break;
 	}
 	afs_put_wb_key(wbk);
@@ -703,31 +801,54 @@ static void afs_store_settle(struct afs_vnode *vnode,
 			     loff_t pos, loff_t len, int error)
 {
 	struct address_space *mapping = vnode->netfs.inode.i_mapping;
-	enum afs_store_fate fate = afs_settle_fate(error);
+	bool deleted = test_bit(AFS_VNODE_DELETED, &vnode->flags);
+	enum afs_store_fate fate;
 	pgoff_t index = first;
 	struct folio *folio;
+	int report;
 
-	if (error) {
-		pr_notice_ratelimited("kAFS: Store of %llx+%llx to {%llx:%llu} failed: %d, data %s\n",
+	/* Under the store lock: the count of failures is the file's own. */
+	fate = afs_settle_fate(error, deleted, vnode->store_failures);
+	report = afs_store_error_to_report(error);
+	switch (fate) {
+	case AFS_STORE_DONE:
+		vnode->store_failures = 0;
+		break;
+	case AFS_STORE_KEEP_LIMITED:
+		vnode->store_failures++;
+		fallthrough;
+	default:
+		pr_notice_ratelimited("kAFS: Store of %llx+%llx to {%llx:%llu} failed: %d, data kept for another attempt\n",
 				      pos, len, vnode->fid.vid, vnode->fid.vnode,
-				      error, fate == AFS_STORE_DISCARD ?
-				      "discarded" : "kept for another attempt");
-		/* Only lost data is an error for fsync() to find later.
-		 * Data kept dirty is stored again, and a data-integrity
-		 * writeback whose own store of it fails returns that error
-		 * itself: recording a background store's timeout here would
-		 * fail the fsync() that then stores the data.
+				      error);
+		/* Not on the mapping: the data is stored again, and a
+		 * data-integrity writeback whose own store of it fails
+		 * returns that error itself; recorded there, a background
+		 * store's timeout would fail the fsync() that then stores
+		 * the data.  syncfs() cannot see writepages' result, so it
+		 * learns of it from the superblock; an fsync() that only
+		 * waited for this store learns of it from kept_gen.
 		 */
-		if (fate == AFS_STORE_DISCARD) {
-			trace_afs_file_error(vnode, error,
-					     afs_file_error_writeback_fail);
-			mapping_set_error(mapping, error);
-		} else {
-			/* syncfs() reports it: it cannot see writepages'
-			 * result, and the data is not on the server yet.
-			 */
-			errseq_set(&mapping->host->i_sb->s_wb_err, error);
-		}
+		if (report)
+			errseq_set(&mapping->host->i_sb->s_wb_err, report);
+		WRITE_ONCE(vnode->kept_error, error);
+		/* Pairs with afs_fsync(): kept_error is set before the count
+		 * moves, and the count before the folios' writeback ends.
+		 */
+		smp_store_release(&vnode->kept_gen, vnode->kept_gen + 1);
+		break;
+	case AFS_STORE_DISCARD:
+		pr_warn_ratelimited("kAFS: Data of {%llx:%llu} at %llx+%llx dropped: %s (%d)\n",
+				    vnode->fid.vid, vnode->fid.vnode, pos, len,
+				    deleted && error == -ENOENT ? "file deleted" :
+				    error == -EROFS ? "volume read-only" :
+				    error == -EFBIG ? "beyond the largest file" :
+				    "too many failed stores", error);
+		vnode->store_failures = 0;
+		/* Lost data is an error for fsync() to find later. */
+		trace_afs_file_error(vnode, error, afs_file_error_writeback_fail);
+		mapping_set_error(mapping, report ?: -EIO);
+		break;
 	}
 
 	while (index <= last) {
@@ -745,6 +866,7 @@ static void afs_store_settle(struct afs_vnode *vnode,
 			folio_end_writeback(folio);
 			break;
 		case AFS_STORE_KEEP:
+		case AFS_STORE_KEEP_LIMITED:
 		default:
 			trace_afs_folio_dirty(vnode, tracepoint_string("redirty"), folio);
 			folio_redirty_for_writepage(wbc, folio);
@@ -1144,13 +1266,22 @@ ssize_t afs_file_write(struct kiocb *iocb, struct iov_iter *from)
  * @end: The last byte to store
  * @datasync: Unused: a store always carries the file's length
  *
- * Return: 0, or any error a store of the file met since this file last
- * asked.
+ * A pass of writeback does not store the folios of the range that another
+ * writeback has under way: it waits for them.  If that store fails, its data
+ * is kept dirty (afs_store_settle()) and nothing in the pass says so, and a
+ * third writeback may take the data up again before our next look.  Such a
+ * store bumps the file's kept_gen: while one did during a pass and the range
+ * still holds data to store, make another pass, and after the last report
+ * the kept error rather than claim the data stored.
+ *
+ * Return: 0 once the range's data that was dirty on entry is on the server;
+ * otherwise an error a store of the file met since this file last asked.
  */
 int afs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 {
 	struct afs_vnode *vnode = AFS_FS_I(file_inode(file));
 	struct afs_file *af = file->private_data;
+	unsigned int gen, pass;
 	int ret;
 
 	_enter("{%llx:%llu},{n=%pD},%d",
@@ -1159,33 +1290,40 @@ int afs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 	ret = afs_validate(vnode, af->key);
 	if (ret < 0)
 		return ret;
-	ret = file_write_and_wait_range(file, start, end);
 
-	/* A store that was under way when we looked, and failed while we
-	 * waited for it, left its data dirty without an error on the mapping
-	 * (afs_store_settle()): store it ourselves, and report how that goes.
-	 * Once, so that a file being written all along cannot keep us here.
-	 */
-	if (ret == 0 &&
-	    filemap_range_has_writeback(file->f_mapping, start, end) &&
-	    mapping_tagged(file->f_mapping, PAGECACHE_TAG_DIRTY))
+	for (pass = 0; pass < AFS_FSYNC_PASSES; pass++) {
+		/* Pairs with afs_store_settle(): a store that kept its data
+		 * and ended the writeback we waited for has moved the count
+		 * by the time the wait returns.
+		 */
+		gen = smp_load_acquire(&vnode->kept_gen);
 		ret = file_write_and_wait_range(file, start, end);
-	return ret;
+		if (ret < 0 || smp_load_acquire(&vnode->kept_gen) == gen || /* See above */
+		    !filemap_range_needs_writeback(file->f_mapping, start, end))
+			return ret;
+	}
+	return afs_store_error_to_report(READ_ONCE(vnode->kept_error)) ?: -EIO;
 }
 
-/* A page fault's answer to an error from afs_validate(). */
+/*
+ * A page fault's answer to an error from afs_validate().  Only a file the
+ * server said is gone (-ESTALE) refuses the fault.  Any other trouble (the
+ * server unreachable, a token expired, memory short) lets the mapping write
+ * to what the page cache holds, as stock kAFS always did: the store that
+ * follows meets the trouble and keeps the data (afs_store_fate()), where a
+ * SIGBUS would kill the program for a network blip.  A signal lets itself be
+ * delivered, and the fault be taken again.
+ */
 static vm_fault_t afs_validate_fault(int error)
 {
 	switch (error) {
-	case 0:
-		return 0;
-	case -ENOMEM:
-		return VM_FAULT_OOM;
+	case -ESTALE:
+		return VM_FAULT_SIGBUS;
 	case -EINTR:
 	case -ERESTARTSYS:
-		return VM_FAULT_NOPAGE;	/* Signalled: let it be delivered */
+		return VM_FAULT_NOPAGE;
 	default:
-		return VM_FAULT_SIGBUS;
+		return 0;
 	}
 }
 

@@ -286,42 +286,71 @@ static void afs_write_trim_rule(struct kunit *test)
 
 /*
  * afs_write_fate: what a store's result does to its data, per key and once
- * every key has been tried.
+ * every key has been tried (after @failures stores that failed in a row
+ * with an error that may never pass), and what it leaves for syncfs().
+ * The errnos stock kAFS discarded data on by themselves (ENOENT, ENOMEDIUM,
+ * ENXIO, EIO, EREMOTEIO) keep it here, unless the server said the file is
+ * gone.
  */
+#define DONE AFS_STORE_DONE
+#define NEXT AFS_STORE_NEXT_KEY
+#define KEEP AFS_STORE_KEEP
+#define LIMITED AFS_STORE_KEEP_LIMITED
+#define DROP AFS_STORE_DISCARD
+#define MAXF AFS_STORE_MAX_FAILURES
+
 struct afs_write_test_fate {
 	const char		*name;
 	int			error;
+	bool			deleted;	/* AFS_VNODE_DELETED */
+	unsigned int		failures;	/* vnode->store_failures */
 	enum afs_store_fate	per_key;	/* afs_store_fate() */
 	enum afs_store_fate	settled;	/* afs_settle_fate() */
+	int			report;		/* afs_store_error_to_report() */
 };
 
 static const struct afs_write_test_fate afs_write_test_fates[] = {
-	{ "stored",			0,		AFS_STORE_DONE,	    AFS_STORE_DONE },
-	{ "EACCES: next key",		-EACCES,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
-	{ "EPERM: next key",		-EPERM,		AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
-	{ "ENOKEY: next key",		-ENOKEY,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
-	{ "EKEYEXPIRED: next key",	-EKEYEXPIRED,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
-	{ "EKEYREJECTED: next key",	-EKEYREJECTED,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
-	{ "EKEYREVOKED: next key",	-EKEYREVOKED,	AFS_STORE_NEXT_KEY, AFS_STORE_KEEP },
-	{ "ETIMEDOUT: kept",		-ETIMEDOUT,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ETIME: kept",		-ETIME,		AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ECONNRESET: kept",		-ECONNRESET,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ENETRESET: kept",		-ENETRESET,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "EDESTADDRREQ: kept",		-EDESTADDRREQ,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "EHOSTUNREACH: kept",		-EHOSTUNREACH,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "EBUSY: kept",		-EBUSY,		AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ENOMEM: kept",		-ENOMEM,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ERESTARTSYS: kept",		-ERESTARTSYS,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "EIO: kept",			-EIO,		AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "EREMOTEIO: kept",		-EREMOTEIO,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ENOSPC: kept",		-ENOSPC,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "EDQUOT: kept",		-EDQUOT,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ENOENT: file gone",		-ENOENT,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
-	{ "ESTALE: a record mid-update, kept", -ESTALE,	AFS_STORE_KEEP,	    AFS_STORE_KEEP },
-	{ "ENOMEDIUM: volume gone",	-ENOMEDIUM,	AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
-	{ "ENXIO: volume gone",		-ENXIO,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
-	{ "EROFS: read-only",		-EROFS,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
-	{ "EFBIG: beyond the maximum",	-EFBIG,		AFS_STORE_DISCARD,  AFS_STORE_DISCARD },
+	{ "stored",			0, false, 0, DONE, DONE, 0 },
+	{ "stored after failures",	0, false, MAXF - 1, DONE, DONE, 0 },
+	{ "EACCES: next key, kept",	-EACCES, false, 0, NEXT, LIMITED, -EACCES },
+	{ "EPERM: next key, kept",	-EPERM, false, 0, NEXT, LIMITED, -EPERM },
+	{ "ENOKEY: next key, kept",	-ENOKEY, false, 0, NEXT, LIMITED, -ENOKEY },
+	{ "EKEYEXPIRED: next key, kept", -EKEYEXPIRED, false, 0, NEXT, LIMITED, -EKEYEXPIRED },
+	{ "EKEYREJECTED: next key, kept", -EKEYREJECTED, false, 0, NEXT, LIMITED, -EKEYREJECTED },
+	{ "EKEYREVOKED: next key, kept", -EKEYREVOKED, false, 0, NEXT, LIMITED, -EKEYREVOKED },
+	{ "every key refused, the last time", -EACCES, false, MAXF - 1, NEXT, DROP, -EACCES },
+	{ "ETIMEDOUT: kept",		-ETIMEDOUT, false, 0, KEEP, KEEP, -ETIMEDOUT },
+	{ "ETIMEDOUT after failures: kept", -ETIMEDOUT, false, MAXF - 1, KEEP, KEEP, -ETIMEDOUT },
+	{ "ETIME: kept",		-ETIME, false, 0, KEEP, KEEP, -ETIME },
+	{ "ECONNRESET: kept",		-ECONNRESET, false, 0, KEEP, KEEP, -ECONNRESET },
+	{ "ECONNREFUSED: kept",		-ECONNREFUSED, false, 0, KEEP, KEEP, -ECONNREFUSED },
+	{ "ENETRESET: kept",		-ENETRESET, false, 0, KEEP, KEEP, -ENETRESET },
+	{ "ENETUNREACH: kept",		-ENETUNREACH, false, 0, KEEP, KEEP, -ENETUNREACH },
+	{ "EDESTADDRREQ: kept",		-EDESTADDRREQ, false, 0, KEEP, KEEP, -EDESTADDRREQ },
+	{ "EHOSTUNREACH: kept",		-EHOSTUNREACH, false, 0, KEEP, KEEP, -EHOSTUNREACH },
+	{ "EBUSY: kept",		-EBUSY, false, 0, KEEP, KEEP, -EBUSY },
+	{ "ENOMEM: kept, EIO reported",	-ENOMEM, false, 0, KEEP, KEEP, -EIO },
+	{ "EINTR: kept, not reported",	-EINTR, false, 0, KEEP, KEEP, 0 },
+	{ "ERESTARTSYS: kept, not reported", -ERESTARTSYS, false, 0, KEEP, KEEP, 0 },
+	{ "ERESTARTNOINTR: kept, not reported", -ERESTARTNOINTR, false, 0, KEEP, KEEP, 0 },
+	{ "ESTALE: a record mid-update, kept", -ESTALE, false, 0, KEEP, KEEP, -ESTALE },
+	{ "ENOSPC: kept",		-ENOSPC, false, 0, KEEP, KEEP, -ENOSPC },
+	{ "EDQUOT: kept",		-EDQUOT, false, 0, KEEP, KEEP, -EDQUOT },
+	{ "EDQUOT after failures: kept", -EDQUOT, false, MAXF - 1, KEEP, KEEP, -EDQUOT },
+	{ "EIO: kept, limited",		-EIO, false, 0, LIMITED, LIMITED, -EIO },
+	{ "EREMOTEIO: kept, limited",	-EREMOTEIO, false, 0, LIMITED, LIMITED, -EREMOTEIO },
+	{ "EREMOTEIO, a failure short", -EREMOTEIO, false, MAXF - 2, LIMITED, LIMITED, -EREMOTEIO },
+	{ "EREMOTEIO, the last failure", -EREMOTEIO, false, MAXF - 1, LIMITED, DROP, -EREMOTEIO },
+	{ "EBADMSG: kept, limited",	-EBADMSG, false, 0, LIMITED, LIMITED, -EBADMSG },
+	{ "ECONNABORTED: kept, limited", -ECONNABORTED, false, 0, LIMITED, LIMITED, -ECONNABORTED },
+	{ "ENOENT, file not known gone: kept", -ENOENT, false, 0, LIMITED, LIMITED, -ENOENT },
+	{ "ENOENT, file deleted: dropped", -ENOENT, true, 0, DROP, DROP, -ENOENT },
+	{ "ENOMEDIUM: kept, limited",	-ENOMEDIUM, false, 0, LIMITED, LIMITED, -ENOMEDIUM },
+	{ "ENOMEDIUM, file deleted: kept", -ENOMEDIUM, true, 0, LIMITED, LIMITED, -ENOMEDIUM },
+	{ "ENXIO: kept, limited",	-ENXIO, false, 0, LIMITED, LIMITED, -ENXIO },
+	{ "ETIMEDOUT, file deleted: kept", -ETIMEDOUT, true, 0, KEEP, KEEP, -ETIMEDOUT },
+	{ "EROFS: read-only, dropped",	-EROFS, false, 0, DROP, DROP, -EROFS },
+	{ "EFBIG: beyond the maximum, dropped", -EFBIG, false, 0, DROP, DROP, -EFBIG },
 };
 
 static void afs_write_test_fate_desc(const struct afs_write_test_fate *t, char *desc)
@@ -335,8 +364,54 @@ static void afs_write_fate_rule(struct kunit *test)
 {
 	const struct afs_write_test_fate *t = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, afs_store_fate(t->error), t->per_key);
-	KUNIT_EXPECT_EQ(test, afs_settle_fate(t->error), t->settled);
+	KUNIT_EXPECT_EQ(test, afs_store_fate(t->error, t->deleted), t->per_key);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(t->error, t->deleted, t->failures),
+			t->settled);
+	KUNIT_EXPECT_EQ(test, afs_store_error_to_report(t->error), t->report);
+}
+
+#undef DONE
+#undef NEXT
+#undef KEEP
+#undef LIMITED
+#undef DROP
+#undef MAXF
+
+/*
+ * afs_validate_fault: a shared-writable fault refuses only a file the server
+ * said is gone; a transient error lets it carry on, as stock kAFS does.
+ */
+struct afs_write_test_fault {
+	const char	*name;
+	int		error;
+	vm_fault_t	want;
+};
+
+static const struct afs_write_test_fault afs_write_test_faults[] = {
+	{ "valid",				0,		0 },
+	{ "file deleted (ESTALE): SIGBUS",	-ESTALE,	VM_FAULT_SIGBUS },
+	{ "signalled (ERESTARTSYS): retaken",	-ERESTARTSYS,	VM_FAULT_NOPAGE },
+	{ "signalled (EINTR): retaken",		-EINTR,		VM_FAULT_NOPAGE },
+	{ "server unreachable: carry on",	-ETIMEDOUT,	0 },
+	{ "connection refused: carry on",	-ECONNREFUSED,	0 },
+	{ "token expired: carry on",		-EKEYEXPIRED,	0 },
+	{ "access refused: carry on",		-EACCES,	0 },
+	{ "memory short: carry on",		-ENOMEM,	0 },
+	{ "volume not found: carry on",		-ENOMEDIUM,	0 },
+};
+
+static void afs_write_test_fault_desc(const struct afs_write_test_fault *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_fault, afs_write_test_faults, afs_write_test_fault_desc);
+
+static void afs_write_fault_rule(struct kunit *test)
+{
+	const struct afs_write_test_fault *t = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, afs_validate_fault(t->error), t->want);
 }
 
 /*
@@ -418,6 +493,7 @@ static struct kunit_case afs_write_rule_cases[] = {
 	KUNIT_CASE_PARAM(afs_write_continues_rule, afs_write_test_run_gen_params),
 	KUNIT_CASE_PARAM(afs_write_trim_rule, afs_write_test_trim_gen_params),
 	KUNIT_CASE_PARAM(afs_write_fate_rule, afs_write_test_fate_gen_params),
+	KUNIT_CASE_PARAM(afs_write_fault_rule, afs_write_test_fault_gen_params),
 	KUNIT_CASE_PARAM(afs_write_eof_rule, afs_write_test_eof_gen_params),
 	{}
 };
@@ -557,7 +633,7 @@ static void afs_write_keys_all_refused(struct kunit *test)
 	ret = afs_write_test_run_store(f);
 	KUNIT_EXPECT_EQ(test, ret, -EACCES);
 	KUNIT_EXPECT_EQ(test, f->nr_tried, 3);
-	KUNIT_EXPECT_EQ(test, afs_settle_fate(ret), AFS_STORE_KEEP);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(ret, false, 0), AFS_STORE_KEEP_LIMITED);
 }
 
 /* A key that is no longer valid is skipped without an attempt. */
@@ -593,7 +669,7 @@ static void afs_write_keys_none(struct kunit *test)
 		key_revoke(f->keys[i]);
 	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), -ENOKEY);
 	KUNIT_EXPECT_EQ(test, f->nr_tried, 0);
-	KUNIT_EXPECT_EQ(test, afs_settle_fate(-ENOKEY), AFS_STORE_KEEP);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(-ENOKEY, false, 0), AFS_STORE_KEEP_LIMITED);
 }
 
 static struct kunit_case afs_write_keys_cases[] = {

@@ -31,9 +31,10 @@
  *   data is discarded only on evidence that the file can never take it (the
  *   server said it is gone, the volume is read-only, the data lies beyond the
  *   largest size), never on an errno alone.  Errors that pass (network, busy
- *   server, quota, memory, signals) keep it for as long as it takes; others
- *   keep it for AFS_STORE_MAX_FAILURES stores in a row, then it is dropped
- *   with a log line.  Only discarded data's error is recorded on the mapping,
+ *   server, quota, memory, signals, every key refused) keep it for as long
+ *   as it takes; others keep it for AFS_STORE_MAX_FAILURES stores in a row
+ *   over at least AFS_STORE_GIVE_UP_SECS, then it is dropped with a log
+ *   line.  Only discarded data's error is recorded on the mapping,
  *   for a later fsync() to report; kept data is stored again, and an fsync()
  *   whose own store of it fails returns that error.  An fsync() that only
  *   waited for another writeback's store learns that it failed from the
@@ -493,12 +494,13 @@ enum afs_store_fate {
 	AFS_STORE_DISCARD,	/* The file can never take it: drop it */
 };
 
-/* Stores of a file that may fail in a row for an error that may never pass
- * (AFS_STORE_KEEP_LIMITED) before its data is dropped.  A writeback of a
- * redirtied file comes round every 30 s or so (dirty_expire_centisecs), so
- * this gives a volume being moved or a server being re-registered minutes.
+/* An error that may never pass (AFS_STORE_KEEP_LIMITED) drops a file's data
+ * once its stores have failed with one this many times in a row, and for at
+ * least this long: a program that fsync()s in a loop reaches the count in
+ * moments, a volume being moved or a server being re-registered needs time.
  */
 #define AFS_STORE_MAX_FAILURES	10
+#define AFS_STORE_GIVE_UP_SECS	60
 
 /* Passes of writeback an fsync() makes while other stores fail under it. */
 #define AFS_FSYNC_PASSES	3
@@ -521,7 +523,7 @@ enum afs_store_fate {
  * restarting server, a full disk, a quota, memory, a signal, a record
  * mid-update) keep the data for as long as it takes.  Any other error (an
  * unknown abort, a reply we cannot decode, the errnos above without
- * evidence) keeps it for AFS_STORE_MAX_FAILURES stores in a row.
+ * evidence) keeps it only for so long (afs_settle_fate()).
  *
  * Return: The fate of the data.
  */
@@ -576,23 +578,29 @@ static enum afs_store_fate afs_store_fate(int error, bool deleted)
  * @error: The store's result, every key having been tried
  * @deleted: The server said the file is gone
  * @failures: The file's stores that failed in a row before this one with
- *	%AFS_STORE_KEEP_LIMITED
+ *	%AFS_STORE_KEEP_LIMITED (a store of the file that succeeds starts the
+ *	count again)
+ * @failing_for: Seconds since the first of them
  *
- * Every key refused is kept as an error that may never pass: a key does not
- * come back by itself.  The AFS_STORE_MAX_FAILURES-th such failure in a row
- * discards the data.
+ * Every key refused keeps the data for as long as it takes, as a full disk
+ * does: the user's remedy (a new token, and the file opened with it) is
+ * beyond what the count can tell.  An error that may never pass discards
+ * the data at the AFS_STORE_MAX_FAILURES-th failure in a row, if the first
+ * was at least AFS_STORE_GIVE_UP_SECS ago.
  *
  * Return: The fate of the data.
  */
 static enum afs_store_fate afs_settle_fate(int error, bool deleted,
-					   unsigned int failures)
+					   unsigned int failures,
+					   time64_t failing_for)
 {
 	enum afs_store_fate fate = afs_store_fate(error, deleted);
 
 	if (fate == AFS_STORE_NEXT_KEY)
-		fate = AFS_STORE_KEEP_LIMITED;
+		fate = AFS_STORE_KEEP;
 	if (fate == AFS_STORE_KEEP_LIMITED &&
-	    failures + 1 >= AFS_STORE_MAX_FAILURES)
+	    failures + 1 >= AFS_STORE_MAX_FAILURES &&
+	    failing_for >= AFS_STORE_GIVE_UP_SECS)
 		fate = AFS_STORE_DISCARD;
 	return fate;
 }
@@ -802,22 +810,26 @@ static void afs_store_settle(struct afs_vnode *vnode,
 {
 	struct address_space *mapping = vnode->netfs.inode.i_mapping;
 	bool deleted = test_bit(AFS_VNODE_DELETED, &vnode->flags);
+	time64_t now = ktime_get_boottime_seconds();
 	enum afs_store_fate fate;
-	pgoff_t index = first;
 	struct folio *folio;
+	pgoff_t index;
 	int report;
 
 	/* Under the store lock: the count of failures is the file's own. */
-	fate = afs_settle_fate(error, deleted, vnode->store_failures);
+	fate = afs_settle_fate(error, deleted, vnode->store_failures,
+			       now - vnode->store_failing_since);
 	report = afs_store_error_to_report(error);
 	switch (fate) {
 	case AFS_STORE_DONE:
-		vnode->store_failures = 0;
+		if (len)	/* Not a run truncated away: a store */
+			vnode->store_failures = 0;
 		break;
 	case AFS_STORE_KEEP_LIMITED:
-		vnode->store_failures++;
+		if (vnode->store_failures++ == 0)
+			vnode->store_failing_since = now;
 		fallthrough;
-	default:
+	case AFS_STORE_KEEP:
 		pr_notice_ratelimited("kAFS: Store of %llx+%llx to {%llx:%llu} failed: %d, data kept for another attempt\n",
 				      pos, len, vnode->fid.vid, vnode->fid.vnode,
 				      error);
@@ -827,31 +839,48 @@ static void afs_store_settle(struct afs_vnode *vnode,
 		 * store's timeout would fail the fsync() that then stores
 		 * the data.  syncfs() cannot see writepages' result, so it
 		 * learns of it from the superblock; an fsync() that only
-		 * waited for this store learns of it from kept_gen.
+		 * waited for this store learns of it from kept_gen, below.
 		 */
 		if (report)
 			errseq_set(&mapping->host->i_sb->s_wb_err, report);
 		WRITE_ONCE(vnode->kept_error, error);
-		/* Pairs with afs_fsync(): kept_error is set before the count
-		 * moves, and the count before the folios' writeback ends.
-		 */
-		smp_store_release(&vnode->kept_gen, vnode->kept_gen + 1);
 		break;
 	case AFS_STORE_DISCARD:
+	default:
 		pr_warn_ratelimited("kAFS: Data of {%llx:%llu} at %llx+%llx dropped: %s (%d)\n",
 				    vnode->fid.vid, vnode->fid.vnode, pos, len,
 				    deleted && error == -ENOENT ? "file deleted" :
 				    error == -EROFS ? "volume read-only" :
 				    error == -EFBIG ? "beyond the largest file" :
-				    "too many failed stores", error);
+				    "stores failed too long", error);
 		vnode->store_failures = 0;
 		/* Lost data is an error for fsync() to find later. */
 		trace_afs_file_error(vnode, error, afs_file_error_writeback_fail);
-		mapping_set_error(mapping, report ?: -EIO);
+		mapping_set_error(mapping, report);
 		break;
 	}
 
-	while (index <= last) {
+	if (fate == AFS_STORE_KEEP || fate == AFS_STORE_KEEP_LIMITED) {
+		/* Dirty again before the writeback ends, and before the count
+		 * moves: an fsync() that sees the writeback over and the count
+		 * unchanged must find the data dirty if it is not stored.
+		 * Pairs with the barriers in afs_fsync().
+		 */
+		for (index = first; index <= last; ) {
+			folio = filemap_get_folio(mapping, index);
+			if (!folio) {
+				index++;
+				continue;
+			}
+			index = folio_next_index(folio);
+			trace_afs_folio_dirty(vnode, tracepoint_string("redirty"), folio);
+			folio_redirty_for_writepage(wbc, folio);
+			folio_put(folio);
+		}
+		smp_store_release(&vnode->kept_gen, vnode->kept_gen + 1);
+	}
+
+	for (index = first; index <= last; ) {
 		folio = filemap_get_folio(mapping, index);
 		if (!folio) {
 			index++;
@@ -867,12 +896,10 @@ static void afs_store_settle(struct afs_vnode *vnode,
 			break;
 		case AFS_STORE_KEEP:
 		case AFS_STORE_KEEP_LIMITED:
-		default:
-			trace_afs_folio_dirty(vnode, tracepoint_string("redirty"), folio);
-			folio_redirty_for_writepage(wbc, folio);
 			folio_end_writeback(folio);
 			break;
 		case AFS_STORE_DISCARD:
+		default:
 			folio_end_writeback(folio);
 			folio_lock(folio);
 			if (folio->mapping == mapping) {
@@ -1292,33 +1319,37 @@ int afs_fsync(struct file *file, loff_t start, loff_t end, int datasync)
 		return ret;
 
 	for (pass = 0; pass < AFS_FSYNC_PASSES; pass++) {
-		/* Pairs with afs_store_settle(): a store that kept its data
-		 * and ended the writeback we waited for has moved the count
-		 * by the time the wait returns.
+		/* Before the pass looks at the folios.  Pairs with
+		 * afs_store_settle(), which redirties a failed store's folios,
+		 * then moves the count, then ends their writeback.
 		 */
 		gen = smp_load_acquire(&vnode->kept_gen);
 		ret = file_write_and_wait_range(file, start, end);
-		if (ret < 0 || smp_load_acquire(&vnode->kept_gen) == gen || /* See above */
-		    !filemap_range_needs_writeback(file->f_mapping, start, end))
+		if (ret < 0)
 			return ret;
+		/* The writeback we waited for is over: read the count after
+		 * that, as afs_store_settle() moved it before ending it.
+		 */
+		smp_rmb();
+		if (READ_ONCE(vnode->kept_gen) == gen ||
+		    !filemap_range_needs_writeback(file->f_mapping, start, end))
+			return 0;
 	}
 	return afs_store_error_to_report(READ_ONCE(vnode->kept_error)) ?: -EIO;
 }
 
 /*
- * A page fault's answer to an error from afs_validate().  Only a file the
- * server said is gone (-ESTALE) refuses the fault.  Any other trouble (the
- * server unreachable, a token expired, memory short) lets the mapping write
- * to what the page cache holds, as stock kAFS always did: the store that
- * follows meets the trouble and keeps the data (afs_store_fate()), where a
- * SIGBUS would kill the program for a network blip.  A signal lets itself be
- * delivered, and the fault be taken again.
+ * A page fault's answer to an error from afs_validate().  Whatever the
+ * trouble (the server unreachable, a token expired, memory short, a record
+ * mid-update, even the file found deleted), the mapping may write to what
+ * the page cache holds, as stock kAFS always let it: the store that follows
+ * meets the trouble and keeps or drops the data on its evidence
+ * (afs_store_fate()), where a SIGBUS would kill the program for a network
+ * blip.  A signal lets itself be delivered, and the fault be taken again.
  */
 static vm_fault_t afs_validate_fault(int error)
 {
 	switch (error) {
-	case -ESTALE:
-		return VM_FAULT_SIGBUS;
 	case -EINTR:
 	case -ERESTARTSYS:
 		return VM_FAULT_NOPAGE;

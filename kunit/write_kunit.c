@@ -287,70 +287,79 @@ static void afs_write_trim_rule(struct kunit *test)
 /*
  * afs_write_fate: what a store's result does to its data, per key and once
  * every key has been tried (after @failures stores that failed in a row
- * with an error that may never pass), and what it leaves for syncfs().
+ * with an error that may never pass, the first @failing_for seconds ago),
+ * and what it leaves for syncfs().
  * The errnos stock kAFS discarded data on by themselves (ENOENT, ENOMEDIUM,
  * ENXIO, EIO, EREMOTEIO) keep it here, unless the server said the file is
  * gone.
  */
+#define F false
+#define T true
 #define DONE AFS_STORE_DONE
 #define NEXT AFS_STORE_NEXT_KEY
 #define KEEP AFS_STORE_KEEP
-#define LIMITED AFS_STORE_KEEP_LIMITED
+#define LTD AFS_STORE_KEEP_LIMITED
+#define SAME 1		/* The store's error itself */
 #define DROP AFS_STORE_DISCARD
-#define MAXF AFS_STORE_MAX_FAILURES
+#define LONG AFS_STORE_GIVE_UP_SECS
+#define M1 (AFS_STORE_MAX_FAILURES - 1)
 
 struct afs_write_test_fate {
 	const char		*name;
 	int			error;
 	bool			deleted;	/* AFS_VNODE_DELETED */
 	unsigned int		failures;	/* vnode->store_failures */
+	time64_t		failing_for;	/* Seconds since the first */
 	enum afs_store_fate	per_key;	/* afs_store_fate() */
 	enum afs_store_fate	settled;	/* afs_settle_fate() */
 	int			report;		/* afs_store_error_to_report() */
 };
 
 static const struct afs_write_test_fate afs_write_test_fates[] = {
-	{ "stored",			0, false, 0, DONE, DONE, 0 },
-	{ "stored after failures",	0, false, MAXF - 1, DONE, DONE, 0 },
-	{ "EACCES: next key, kept",	-EACCES, false, 0, NEXT, LIMITED, -EACCES },
-	{ "EPERM: next key, kept",	-EPERM, false, 0, NEXT, LIMITED, -EPERM },
-	{ "ENOKEY: next key, kept",	-ENOKEY, false, 0, NEXT, LIMITED, -ENOKEY },
-	{ "EKEYEXPIRED: next key, kept", -EKEYEXPIRED, false, 0, NEXT, LIMITED, -EKEYEXPIRED },
-	{ "EKEYREJECTED: next key, kept", -EKEYREJECTED, false, 0, NEXT, LIMITED, -EKEYREJECTED },
-	{ "EKEYREVOKED: next key, kept", -EKEYREVOKED, false, 0, NEXT, LIMITED, -EKEYREVOKED },
-	{ "every key refused, the last time", -EACCES, false, MAXF - 1, NEXT, DROP, -EACCES },
-	{ "ETIMEDOUT: kept",		-ETIMEDOUT, false, 0, KEEP, KEEP, -ETIMEDOUT },
-	{ "ETIMEDOUT after failures: kept", -ETIMEDOUT, false, MAXF - 1, KEEP, KEEP, -ETIMEDOUT },
-	{ "ETIME: kept",		-ETIME, false, 0, KEEP, KEEP, -ETIME },
-	{ "ECONNRESET: kept",		-ECONNRESET, false, 0, KEEP, KEEP, -ECONNRESET },
-	{ "ECONNREFUSED: kept",		-ECONNREFUSED, false, 0, KEEP, KEEP, -ECONNREFUSED },
-	{ "ENETRESET: kept",		-ENETRESET, false, 0, KEEP, KEEP, -ENETRESET },
-	{ "ENETUNREACH: kept",		-ENETUNREACH, false, 0, KEEP, KEEP, -ENETUNREACH },
-	{ "EDESTADDRREQ: kept",		-EDESTADDRREQ, false, 0, KEEP, KEEP, -EDESTADDRREQ },
-	{ "EHOSTUNREACH: kept",		-EHOSTUNREACH, false, 0, KEEP, KEEP, -EHOSTUNREACH },
-	{ "EBUSY: kept",		-EBUSY, false, 0, KEEP, KEEP, -EBUSY },
-	{ "ENOMEM: kept, EIO reported",	-ENOMEM, false, 0, KEEP, KEEP, -EIO },
-	{ "EINTR: kept, not reported",	-EINTR, false, 0, KEEP, KEEP, 0 },
-	{ "ERESTARTSYS: kept, not reported", -ERESTARTSYS, false, 0, KEEP, KEEP, 0 },
-	{ "ERESTARTNOINTR: kept, not reported", -ERESTARTNOINTR, false, 0, KEEP, KEEP, 0 },
-	{ "ESTALE: a record mid-update, kept", -ESTALE, false, 0, KEEP, KEEP, -ESTALE },
-	{ "ENOSPC: kept",		-ENOSPC, false, 0, KEEP, KEEP, -ENOSPC },
-	{ "EDQUOT: kept",		-EDQUOT, false, 0, KEEP, KEEP, -EDQUOT },
-	{ "EDQUOT after failures: kept", -EDQUOT, false, MAXF - 1, KEEP, KEEP, -EDQUOT },
-	{ "EIO: kept, limited",		-EIO, false, 0, LIMITED, LIMITED, -EIO },
-	{ "EREMOTEIO: kept, limited",	-EREMOTEIO, false, 0, LIMITED, LIMITED, -EREMOTEIO },
-	{ "EREMOTEIO, a failure short", -EREMOTEIO, false, MAXF - 2, LIMITED, LIMITED, -EREMOTEIO },
-	{ "EREMOTEIO, the last failure", -EREMOTEIO, false, MAXF - 1, LIMITED, DROP, -EREMOTEIO },
-	{ "EBADMSG: kept, limited",	-EBADMSG, false, 0, LIMITED, LIMITED, -EBADMSG },
-	{ "ECONNABORTED: kept, limited", -ECONNABORTED, false, 0, LIMITED, LIMITED, -ECONNABORTED },
-	{ "ENOENT, file not known gone: kept", -ENOENT, false, 0, LIMITED, LIMITED, -ENOENT },
-	{ "ENOENT, file deleted: dropped", -ENOENT, true, 0, DROP, DROP, -ENOENT },
-	{ "ENOMEDIUM: kept, limited",	-ENOMEDIUM, false, 0, LIMITED, LIMITED, -ENOMEDIUM },
-	{ "ENOMEDIUM, file deleted: kept", -ENOMEDIUM, true, 0, LIMITED, LIMITED, -ENOMEDIUM },
-	{ "ENXIO: kept, limited",	-ENXIO, false, 0, LIMITED, LIMITED, -ENXIO },
-	{ "ETIMEDOUT, file deleted: kept", -ETIMEDOUT, true, 0, KEEP, KEEP, -ETIMEDOUT },
-	{ "EROFS: read-only, dropped",	-EROFS, false, 0, DROP, DROP, -EROFS },
-	{ "EFBIG: beyond the maximum, dropped", -EFBIG, false, 0, DROP, DROP, -EFBIG },
+	{ "stored",				0, F, 0, 0, DONE, DONE, 0 },
+	{ "stored after failures",		0, F, M1, LONG, DONE, DONE, 0 },
+	{ "EACCES: next key, kept",		-EACCES, F, 0, 0, NEXT, KEEP, SAME },
+	{ "EPERM: next key, kept",		-EPERM, F, 0, 0, NEXT, KEEP, SAME },
+	{ "ENOKEY: next key, kept",		-ENOKEY, F, 0, 0, NEXT, KEEP, SAME },
+	{ "EKEYEXPIRED: next key, kept",	-EKEYEXPIRED, F, 0, 0, NEXT, KEEP, SAME },
+	{ "EKEYREJECTED: next key, kept",	-EKEYREJECTED, F, 0, 0, NEXT, KEEP, SAME },
+	{ "EKEYREVOKED: next key, kept",	-EKEYREVOKED, F, 0, 0, NEXT, KEEP, SAME },
+	{ "every key refused, long: kept",	-EACCES, F, M1, LONG, NEXT, KEEP, SAME },
+	{ "ETIMEDOUT: kept",			-ETIMEDOUT, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ETIMEDOUT, long: kept",		-ETIMEDOUT, F, M1, LONG, KEEP, KEEP, SAME },
+	{ "ETIME: kept",			-ETIME, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ECONNRESET: kept",			-ECONNRESET, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ECONNREFUSED: kept",			-ECONNREFUSED, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ENETRESET: kept",			-ENETRESET, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ENETUNREACH: kept",			-ENETUNREACH, F, 0, 0, KEEP, KEEP, SAME },
+	{ "EDESTADDRREQ: kept",			-EDESTADDRREQ, F, 0, 0, KEEP, KEEP, SAME },
+	{ "EHOSTUNREACH: kept",			-EHOSTUNREACH, F, 0, 0, KEEP, KEEP, SAME },
+	{ "EBUSY: kept",			-EBUSY, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ENOMEM: kept, EIO reported",		-ENOMEM, F, 0, 0, KEEP, KEEP, -EIO },
+	{ "EINTR: kept, not reported",		-EINTR, F, 0, 0, KEEP, KEEP, 0 },
+	{ "ERESTARTSYS: kept, not reported",	-ERESTARTSYS, F, 0, 0, KEEP, KEEP, 0 },
+	{ "ERESTARTNOINTR: kept, not reported",	-ERESTARTNOINTR, F, 0, 0, KEEP, KEEP, 0 },
+	{ "ESTALE: a record mid-update, kept",	-ESTALE, F, 0, 0, KEEP, KEEP, SAME },
+	{ "ENOSPC: kept",			-ENOSPC, F, 0, 0, KEEP, KEEP, SAME },
+	{ "EDQUOT: kept",			-EDQUOT, F, 0, 0, KEEP, KEEP, SAME },
+	{ "EDQUOT, long: kept",			-EDQUOT, F, M1, LONG, KEEP, KEEP, SAME },
+	{ "EIO: kept, limited",			-EIO, F, 0, 0, LTD, LTD, SAME },
+	{ "EREMOTEIO: kept, limited",		-EREMOTEIO, F, 0, 0, LTD, LTD, SAME },
+	{ "EREMOTEIO, one short",		-EREMOTEIO, F, M1 - 1, LONG, LTD, LTD, SAME },
+	{ "EREMOTEIO, a second short",		-EREMOTEIO, F, M1, LONG - 1, LTD, LTD, SAME },
+	{ "EREMOTEIO, the last failure",	-EREMOTEIO, F, M1, LONG, LTD, DROP, SAME },
+	{ "EBADMSG: kept, limited",		-EBADMSG, F, 0, 0, LTD, LTD, SAME },
+	{ "EBADMSG, long past the last",	-EBADMSG, F, M1 + 5, LONG * 9, LTD, DROP, SAME },
+	{ "ECONNABORTED: kept, limited",	-ECONNABORTED, F, 0, 0, LTD, LTD, SAME },
+	{ "ENOENT, file not known gone: kept",	-ENOENT, F, 0, 0, LTD, LTD, SAME },
+	{ "ENOENT, file deleted: dropped",	-ENOENT, T, 0, 0, DROP, DROP, SAME },
+	{ "ENOMEDIUM: kept, limited",		-ENOMEDIUM, F, 0, 0, LTD, LTD, SAME },
+	{ "ENOMEDIUM, file deleted: kept",	-ENOMEDIUM, T, 0, 0, LTD, LTD, SAME },
+	{ "ENXIO: kept, limited",		-ENXIO, F, 0, 0, LTD, LTD, SAME },
+	{ "ENXIO, the last failure",		-ENXIO, F, M1, LONG, LTD, DROP, SAME },
+	{ "ETIMEDOUT, file deleted: kept",	-ETIMEDOUT, T, 0, 0, KEEP, KEEP, SAME },
+	{ "EROFS: read-only, dropped",		-EROFS, F, 0, 0, DROP, DROP, SAME },
+	{ "EFBIG: beyond the maximum, dropped",	-EFBIG, F, 0, 0, DROP, DROP, SAME },
 };
 
 static void afs_write_test_fate_desc(const struct afs_write_test_fate *t, char *desc)
@@ -365,21 +374,27 @@ static void afs_write_fate_rule(struct kunit *test)
 	const struct afs_write_test_fate *t = test->param_value;
 
 	KUNIT_EXPECT_EQ(test, afs_store_fate(t->error, t->deleted), t->per_key);
-	KUNIT_EXPECT_EQ(test, afs_settle_fate(t->error, t->deleted, t->failures),
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(t->error, t->deleted, t->failures,
+					      t->failing_for),
 			t->settled);
-	KUNIT_EXPECT_EQ(test, afs_store_error_to_report(t->error), t->report);
+	KUNIT_EXPECT_EQ(test, afs_store_error_to_report(t->error),
+			t->report == SAME ? t->error : t->report);
 }
 
+#undef F
+#undef T
 #undef DONE
 #undef NEXT
 #undef KEEP
-#undef LIMITED
+#undef LTD
 #undef DROP
-#undef MAXF
+#undef SAME
+#undef LONG
+#undef M1
 
 /*
- * afs_validate_fault: a shared-writable fault refuses only a file the server
- * said is gone; a transient error lets it carry on, as stock kAFS does.
+ * afs_validate_fault: a shared-writable fault carries on whatever
+ * afs_validate() met, as stock kAFS does, and is taken again after a signal.
  */
 struct afs_write_test_fault {
 	const char	*name;
@@ -389,7 +404,7 @@ struct afs_write_test_fault {
 
 static const struct afs_write_test_fault afs_write_test_faults[] = {
 	{ "valid",				0,		0 },
-	{ "file deleted (ESTALE): SIGBUS",	-ESTALE,	VM_FAULT_SIGBUS },
+	{ "file deleted (ESTALE): carry on",	-ESTALE,	0 },
 	{ "signalled (ERESTARTSYS): retaken",	-ERESTARTSYS,	VM_FAULT_NOPAGE },
 	{ "signalled (EINTR): retaken",		-EINTR,		VM_FAULT_NOPAGE },
 	{ "server unreachable: carry on",	-ETIMEDOUT,	0 },
@@ -633,7 +648,7 @@ static void afs_write_keys_all_refused(struct kunit *test)
 	ret = afs_write_test_run_store(f);
 	KUNIT_EXPECT_EQ(test, ret, -EACCES);
 	KUNIT_EXPECT_EQ(test, f->nr_tried, 3);
-	KUNIT_EXPECT_EQ(test, afs_settle_fate(ret, false, 0), AFS_STORE_KEEP_LIMITED);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(ret, false, 0, 0), AFS_STORE_KEEP);
 }
 
 /* A key that is no longer valid is skipped without an attempt. */
@@ -669,7 +684,7 @@ static void afs_write_keys_none(struct kunit *test)
 		key_revoke(f->keys[i]);
 	KUNIT_EXPECT_EQ(test, afs_write_test_run_store(f), -ENOKEY);
 	KUNIT_EXPECT_EQ(test, f->nr_tried, 0);
-	KUNIT_EXPECT_EQ(test, afs_settle_fate(-ENOKEY, false, 0), AFS_STORE_KEEP_LIMITED);
+	KUNIT_EXPECT_EQ(test, afs_settle_fate(-ENOKEY, false, 0, 0), AFS_STORE_KEEP);
 }
 
 static struct kunit_case afs_write_keys_cases[] = {

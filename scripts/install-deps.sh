@@ -23,5 +23,7 @@ echo "install-deps: installing ${missing[*]}"
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
+# An apt-get that was interrupted leaves dpkg asking for this first.
+$sudo dpkg --configure -a
 $sudo apt-get update -q
 $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

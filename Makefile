@@ -3,12 +3,12 @@
 # kAFS overlay: build the distro 6.1 tree with our fs/afs and test it.
 #
 #   make            overlay, then the KUnit suites on x86_64
-#   make test       every test: the suites on x86_64 and sparc (32-bit
+#   make test       every test: the suites on x86_64, arm64 and sparc (32-bit
 #                   big-endian), on x86_64 under the debug kernel, the
 #                   end-to-end run against a real OpenAFS cell, and
 #                   upstream fstests' ./check -afs on xfstests/tests.list
 #   make test-long  what does not fit in make test's 45 minutes: the
-#                   suites on arm64, and the two-client topic on a debug kernel
+#                   two-client topic on a debug kernel
 #   make test-e2e-debug  the two-client E2E topic on a debug kernel with
 #                   kmemleak (in make test-long: docs/servers.md)
 #   make patches    the overlay as a patch series in build/patches/
@@ -26,11 +26,12 @@ export AFS_BUILD_DIR := $(BUILD)
 
 # Every run "make test" does, as "test-<run>" targets, in order (the E2E
 # run boots the kernel the x86_64 run built), and the result each leaves.
-TEST_RUNS := x86_64 e2e xfstests sparc x86_64-debug
-RESULTS := kunit-x86_64 e2e xfstests kunit-sparc kunit-x86_64-debug
+TEST_RUNS := console-selftest x86_64 e2e xfstests arm64 sparc x86_64-debug
+RESULTS := console-selftest kunit-x86_64 e2e xfstests kunit-arm64 kunit-sparc \
+	kunit-x86_64-debug
 # Runs that make test leaves out to stay within 45 minutes on two cores.
-LONG_RUNS := arm64 e2e-debug
-LONG_RESULTS := kunit-arm64 e2e-debug
+LONG_RUNS := e2e-debug
+LONG_RESULTS := e2e-debug
 
 .PHONY: all test test-long deps overlay patches shell bench-e2e xfstests-stock clean test-debug \
 	$(addprefix test-,$(TEST_RUNS) $(LONG_RUNS))
@@ -39,12 +40,18 @@ all: deps
 	@rc=0; $(MAKE) --no-print-directory test-x86_64 || rc=1; \
 	scripts/summary.sh kunit-x86_64 || rc=1; exit $$rc
 
-# Run every test even when one fails, then print each run's line and the total.
+# Run every test even when one fails, then print each run's line and the
+# total, check that nothing ran less than the repository holds (every suite
+# and topic, expected-counts), and say how long each run took.
 test: deps
-	@rc=0; for run in $(TEST_RUNS); do \
+	@rc=0; times=; start=$$(date +%s); for run in $(TEST_RUNS); do \
+		t0=$$(date +%s); \
 		$(MAKE) --no-print-directory test-$$run || rc=1; \
+		times="$$times $$run $$(($$(date +%s) - t0)) s,"; \
 	done; \
-	scripts/summary.sh $(RESULTS) || rc=1; exit $$rc
+	scripts/summary.sh $(RESULTS) || rc=1; \
+	scripts/check-counts.sh $(RESULTS) || rc=1; \
+	echo "times:$$times in all $$(($$(date +%s) - start)) s"; exit $$rc
 
 test-long: deps
 	@rc=0; for run in $(LONG_RUNS); do \
@@ -57,6 +64,11 @@ deps:
 
 overlay: deps
 	@AFS_SKIP_DEPS=1 ./overlay.sh
+
+# The console checker that every run relies on catches each report planted
+# in a log (scripts/check-console-selftest.sh), and passes a clean one.
+test-console-selftest:
+	scripts/check-console-selftest.sh
 
 # kconfig/boot.config lets the same kernel boot the E2E userspace.
 test-x86_64: deps

@@ -877,6 +877,7 @@ static void afs_store_settle(struct afs_vnode *vnode,
 			folio_redirty_for_writepage(wbc, folio);
 			folio_put(folio);
 		}
+		/* After the redirty, before the writeback ends (afs_fsync()). */
 		smp_store_release(&vnode->kept_gen, vnode->kept_gen + 1);
 	}
 

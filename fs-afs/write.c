@@ -686,15 +686,48 @@ static void afs_store_rewind(struct afs_operation *op)
 			op->store.pos, op->store.size);
 }
 
+/*
+ * A store attempt that failed may have been applied all the same: an OpenAFS
+ * fileserver writes the part of a StoreData it received before the call
+ * failed, and finishes one it received in full after the client gave up
+ * waiting, and either moves the file's data version.  Count it, so that
+ * afs_apply_status() takes that move for the file's own and does not drop
+ * the file's cache as changed by another client.
+ */
+static void afs_store_in_doubt(struct afs_vnode *vnode)
+{
+	write_seqlock(&vnode->cb_lock);
+	vnode->stores_in_doubt++;
+	write_sequnlock(&vnode->cb_lock);
+}
+
+/*
+ * Each pass of the rotation issues one call, so an attempt after the first
+ * follows one that failed.
+ */
+static void afs_store_attempt(struct afs_operation *op)
+{
+	if (op->nr_iterations > 1)
+		afs_store_in_doubt(op->file[0].vnode);
+	afs_store_rewind(op);
+}
+
+/* The rotation's last pass found the last attempt failed. */
+static void afs_store_data_failed(struct afs_operation *op)
+{
+	if (op->nr_iterations > 1)
+		afs_store_in_doubt(op->file[0].vnode);
+}
+
 static void afs_issue_store_afs(struct afs_operation *op)
 {
-	afs_store_rewind(op);
+	afs_store_attempt(op);
 	afs_fs_store_data(op);
 }
 
 static void afs_issue_store_yfs(struct afs_operation *op)
 {
-	afs_store_rewind(op);
+	afs_store_attempt(op);
 	yfs_fs_store_data(op);
 }
 
@@ -706,6 +739,7 @@ static const struct afs_operation_ops afs_store_data_operation = {
 	 * needs to drop its data.
 	 */
 	.aborted	= afs_check_for_remote_deletion,
+	.failed		= afs_store_data_failed,
 };
 
 /*

@@ -288,15 +288,18 @@ rot_store_errors() {
 
 rot_load() {
 	before=$(rot_store_errors)
+	taken_before=$(own_store_taken_for_change)
 	mkdir -p $ROT_RW/stress
 	t0=$(rot_now)
 	# shellcheck disable=SC2086
 	fsstress ${ROT_FSSTRESS:--p 20 -n 400} -r -m 8 -d $ROT_RW/stress > /tmp/rot-fss.out 2>&1
 	rc=$?
 	after=$(rot_store_errors)
+	taken=$(($(own_store_taken_for_change) - taken_before))
 	echo "measured: fsstress: status $rc in $(($(rot_now) - t0)) s;" \
-	     "StoreData errors: $((after - before))"
+	     "StoreData errors: $((after - before));" \
+	     "own stores taken for another's change: $taken"
 	tail -n 5 /tmp/rot-fss.out
 	rm -rf $ROT_RW/stress
-	[ $rc -eq 0 ] && [ "$after" -eq "$before" ]
+	[ $rc -eq 0 ] && [ "$after" -eq "$before" ] && [ $taken -eq 0 ]
 }

@@ -689,34 +689,43 @@ static void afs_store_rewind(struct afs_operation *op)
 /*
  * A store attempt that failed may have been applied all the same: an OpenAFS
  * fileserver writes the part of a StoreData it received before the call
- * failed, and finishes one it received in full after the client gave up
- * waiting, and either moves the file's data version.  Count it, so that
+ * failed, and moves the file's data version for it.  Count it, so that
  * afs_apply_status() takes that move for the file's own and does not drop
- * the file's cache as changed by another client.
+ * the file's cache as changed by another client; but not once the callback
+ * was broken during the operation, as another client's change would break
+ * it, and that move could be theirs.
  */
-static void afs_store_in_doubt(struct afs_vnode *vnode)
+static void afs_store_in_doubt(struct afs_operation *op)
 {
+	struct afs_vnode *vnode = op->file[0].vnode;
+
 	write_seqlock(&vnode->cb_lock);
-	vnode->stores_in_doubt++;
+	if (!afs_cb_is_broken(op->file[0].cb_break_before, vnode))
+		vnode->stores_in_doubt++;
 	write_sequnlock(&vnode->cb_lock);
 }
 
 /*
- * Each pass of the rotation issues one call, so an attempt after the first
- * follows one that failed.
+ * The rotation counts a pass for each call it issues, so an attempt after
+ * the operation's first follows one that failed (a pass that could make no
+ * call is counted too, which only widens the doubt).
  */
 static void afs_store_attempt(struct afs_operation *op)
 {
 	if (op->nr_iterations > 1)
-		afs_store_in_doubt(op->file[0].vnode);
+		afs_store_in_doubt(op);
 	afs_store_rewind(op);
 }
 
-/* The rotation's last pass found the last attempt failed. */
+/*
+ * The operation failed: its last attempt, if one was issued, is in doubt.
+ * The pass that gave up counted too, so one call or more was issued if the
+ * count is past 1.
+ */
 static void afs_store_data_failed(struct afs_operation *op)
 {
 	if (op->nr_iterations > 1)
-		afs_store_in_doubt(op->file[0].vnode);
+		afs_store_in_doubt(op);
 }
 
 static void afs_issue_store_afs(struct afs_operation *op)

@@ -8,10 +8,9 @@
 #                   end-to-end run against a real OpenAFS cell, and
 #                   upstream fstests' ./check -afs on xfstests/tests.list
 #   make test-long  what does not fit in make test's 45 minutes: the
-#                   calls and two-client topics on a debug kernel
-#   make test-e2e-debug  the calls and two-client E2E topics on a debug
-#                   kernel with KASAN and kmemleak (in make test-long:
-#                   docs/servers.md)
+#                   two-client topic on a debug kernel
+#   make test-e2e-debug  the two-client E2E topic on a debug kernel with
+#                   kmemleak (in make test-long: docs/servers.md)
 #   make patches    the overlay as a patch series in build/patches/
 #   make shell      a shell in the E2E guest, with the cell up and mounted
 #   make bench-e2e  stock 6.1 kAFS against ours on the same workload
@@ -91,12 +90,13 @@ test-x86_64-debug: deps
 test-e2e: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh
 
-# The calls topic (400 failed sends, one namespace's exit) and the
-# two-client topic (namespace rounds, parallel mounts, a kmemleak scan of
-# both) on a debug kernel that boots: debug.config, leak.config and
-# boot.config.
+# The two-client topic (namespace rounds, parallel mounts, a kmemleak scan)
+# on a debug kernel that boots: debug.config, leak.config and boot.config.
+# Not the calls topic: 6.1's fail_function draws its random number inside
+# the kprobe's int3, which lockdep reports (and then turns itself off).
+# docs/servers.md has the runs made by hand.
 test-e2e-debug: deps
-	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=debug AFS_E2E_TOPICS=calls,twoclients \
+	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=debug AFS_E2E_TOPICS=twoclients \
 		scripts/e2e-run.sh
 
 # Upstream fstests' ./check -afs on xfstests/tests.list (docs/xfstests.md),

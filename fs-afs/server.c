@@ -21,7 +21,7 @@
  * go: one for each record from its allocation until its memory is handed to
  * RCU, one for the manager's timer or work while either is pending, and one
  * that the namespace itself holds until afs_purge_servers().  Every path
- * that allocates a record ends in afs_server_free() or afs_discard_server(),
+ * that allocates a record ends in afs_put_server() or afs_discard_server(),
  * which give that count back; a leaked count hangs the namespace's exit.
  */
 
@@ -35,7 +35,7 @@
 static unsigned int afs_server_gc_delay = 10;	/* Seconds an unused record is kept */
 static atomic_t afs_server_debug_id;
 
-static void afs_queue_server_manager(struct afs_net *net);
+static void afs_schedule_server_manager(struct afs_net *net, time64_t delay);
 
 /*
  * The order of the UUID tree.
@@ -81,14 +81,29 @@ static bool afs_addr_list_has(const struct afs_addr_list *alist,
 static struct afs_server *afs_maybe_use_server(struct afs_server *server,
 					       enum afs_server_trace reason)
 {
-	unsigned int a;
-	int r;
+	int old_ref;
 
-	if (!__refcount_inc_not_zero(&server->ref, &r))
+	if (!__refcount_inc_not_zero(&server->ref, &old_ref))
 		return NULL;
+	trace_afs_server(server->debug_id, old_ref + 1,
+			 atomic_inc_return(&server->active), reason);
+	return server;
+}
 
-	a = atomic_inc_return(&server->active);
-	trace_afs_server(server->debug_id, r + 1, a, reason);
+/*
+ * Take a reference on @server, which the caller holds one on, and an active
+ * use too if @use.
+ */
+static struct afs_server *afs_take_server(struct afs_server *server, bool use,
+					  enum afs_server_trace reason)
+{
+	unsigned int active;
+	int old_ref;
+
+	__refcount_inc(&server->ref, &old_ref);
+	active = use ? atomic_inc_return(&server->active) :
+		atomic_read(&server->active);
+	trace_afs_server(server->debug_id, old_ref + 1, active, reason);
 	return server;
 }
 
@@ -267,37 +282,50 @@ static void afs_server_link_addresses(struct afs_net *net,
 }
 
 /*
- * Allocate a record with one use, for the caller, and count it in the
- * namespace.  It is not published until afs_install_server().
+ * Allocate a record of (@uuid, @cell) that owns @alist, with one use for the
+ * caller, and count it in the namespace.  It is not published until
+ * afs_install_server().  On failure, the caller still owns @alist.
  */
 static struct afs_server *afs_alloc_server(struct afs_cell *cell,
 					   const uuid_t *uuid,
 					   struct afs_addr_list *alist)
 {
-	struct afs_server *server;
+	struct afs_server *server = kzalloc(sizeof(*server), GFP_KERNEL);
 
-	server = kzalloc(sizeof(*server), GFP_KERNEL);
 	if (!server)
 		return NULL;
 
-	refcount_set(&server->ref, 1);
-	atomic_set(&server->active, 1);
-	server->debug_id = atomic_inc_return(&afs_server_debug_id);
-	RCU_INIT_POINTER(server->addresses, alist);
-	server->addr_version = alist->version;
+	/* In the order of struct afs_server; kzalloc() did the rest. */
 	server->uuid = *uuid;
-	rwlock_init(&server->fs_lock);
+	RCU_INIT_POINTER(server->addresses, alist);
+	server->cell = cell;
+	INIT_LIST_HEAD(&server->probe_link);
 	INIT_LIST_HEAD(&server->volumes);
 	INIT_WORK(&server->initcb_work, afs_server_init_callback_work);
-	init_waitqueue_head(&server->probe_wq);
-	INIT_LIST_HEAD(&server->probe_link);
-	spin_lock_init(&server->probe_lock);
-	server->cell = cell;
+	refcount_set(&server->ref, 1);
+	atomic_set(&server->active, 1);
+	server->addr_version = alist->version;
 	server->rtt = UINT_MAX;
+	server->debug_id = atomic_inc_return(&afs_server_debug_id);
+	rwlock_init(&server->fs_lock);
+	init_waitqueue_head(&server->probe_wq);
+	spin_lock_init(&server->probe_lock);
 
 	afs_inc_servers_outstanding(cell->net);
 	trace_afs_server(server->debug_id, 1, 1, afs_server_trace_alloc);
 	return server;
+}
+
+/*
+ * Free the memory of a record that no one can reach any more, with its
+ * address list.
+ */
+static void afs_free_server(struct afs_server *server)
+{
+	trace_afs_server(server->debug_id, refcount_read(&server->ref),
+			 atomic_read(&server->active), afs_server_trace_free);
+	afs_put_addrlist(rcu_access_pointer(server->addresses));
+	kfree(server);
 }
 
 /*
@@ -306,10 +334,7 @@ static struct afs_server *afs_alloc_server(struct afs_cell *cell,
  */
 static void afs_discard_server(struct afs_net *net, struct afs_server *server)
 {
-	trace_afs_server(server->debug_id, refcount_read(&server->ref),
-			 atomic_read(&server->active), afs_server_trace_free);
-	afs_put_addrlist(rcu_access_pointer(server->addresses));
-	kfree(server);
+	afs_free_server(server);
 	afs_dec_servers_outstanding(net);
 }
 
@@ -348,7 +373,7 @@ static struct afs_server *afs_install_server(struct afs_cell *cell,
 		/* The tree's reference keeps it; fs_lock keeps the manager
 		 * from unpublishing it until our use is counted.
 		 */
-		afs_use_server(server, afs_server_trace_get_install);
+		afs_take_server(server, true, afs_server_trace_get_install);
 		write_sequnlock(&net->fs_lock);
 		afs_discard_server(net, candidate);
 		return server;
@@ -375,18 +400,30 @@ static struct afs_server *afs_install_server(struct afs_cell *cell,
 							    lockdep_is_held(&net->fs_lock.lock)));
 	write_sequnlock(&net->fs_addr_lock);
 
-	afs_get_server(candidate, afs_server_trace_get_install);
+	afs_take_server(candidate, false, afs_server_trace_get_install);
 	write_sequnlock(&net->fs_lock);
 	return candidate;
 }
 
 /*
- * Take @server out of the tree, its chain and the namespace's lists.  The
- * caller holds net->fs_lock and has seen ->active at zero under it.
+ * Take @server out of the tree, its chain and the namespace's lists, unless a
+ * lookup took a use of it since the manager chose it.  Installs and lookups by
+ * UUID cannot take one unseen: they hold net->fs_lock, or retry a lockless
+ * pass that it overlapped.  A call from the server, found by address, may
+ * still hold a use of a record taken out: that keeps its memory, not its
+ * place.  Return true if the record was taken out.
  */
-static void afs_unpublish_server(struct afs_net *net, struct afs_server *server)
+static bool afs_unpublish_server(struct afs_net *net, struct afs_server *server)
 {
 	struct afs_server *next, *prev = server->uuid_prev;
+
+	write_seqlock(&net->fs_lock);
+	if (atomic_read(&server->active) != 0) {
+		write_sequnlock(&net->fs_lock);
+		return false;
+	}
+	trace_afs_server(server->debug_id, refcount_read(&server->ref), 0,
+			 afs_server_trace_gc);
 
 	next = rcu_dereference_protected(server->uuid_next,
 					 lockdep_is_held(&net->fs_lock.lock));
@@ -412,6 +449,8 @@ static void afs_unpublish_server(struct afs_net *net, struct afs_server *server)
 	if (!hlist_unhashed(&server->addr6_link))
 		hlist_del_rcu(&server->addr6_link);
 	write_sequnlock(&net->fs_addr_lock);
+	write_sequnlock(&net->fs_lock);
+	return true;
 }
 
 /*
@@ -420,23 +459,48 @@ static void afs_unpublish_server(struct afs_net *net, struct afs_server *server)
 static struct afs_addr_list *afs_vl_lookup_addrs(struct afs_cell *cell,
 						 struct key *key, const uuid_t *uuid)
 {
-	struct afs_vl_cursor vc;
 	struct afs_addr_list *alist = NULL;
-	int ret;
+	struct afs_vl_cursor vc;
+	int error;
 
-	ret = -ERESTARTSYS;
-	if (afs_begin_vlserver_operation(&vc, cell, key)) {
-		while (afs_select_vlserver(&vc)) {
-			if (test_bit(AFS_VLSERVER_FL_IS_YFS, &vc.server->flags))
-				alist = afs_yfsvl_get_endpoints(&vc, uuid);
-			else
-				alist = afs_vl_get_addrs_u(&vc, uuid);
-		}
+	if (!afs_begin_vlserver_operation(&vc, cell, key))
+		return ERR_PTR(-ERESTARTSYS);
 
-		ret = afs_end_vlserver_operation(&vc);
+	/* A YFS VL server also knows the server's IPv6 endpoints. */
+	while (afs_select_vlserver(&vc))
+		alist = test_bit(AFS_VLSERVER_FL_IS_YFS, &vc.server->flags) ?
+			afs_yfsvl_get_endpoints(&vc, uuid) :
+			afs_vl_get_addrs_u(&vc, uuid);
+
+	error = afs_end_vlserver_operation(&vc);
+	return error < 0 ? ERR_PTR(error) : alist;
+}
+
+/*
+ * Look the addresses of (@uuid, @cell) up and publish a record of them,
+ * unless a racing caller published one first.  A new record is probed on
+ * every address at once, which also starts its repeated probing.
+ */
+static struct afs_server *afs_make_server(struct afs_cell *cell,
+					  struct key *key, const uuid_t *uuid)
+{
+	struct afs_server *candidate, *server;
+	struct afs_addr_list *alist;
+
+	alist = afs_vl_lookup_addrs(cell, key, uuid);
+	if (IS_ERR(alist))
+		return ERR_CAST(alist);
+
+	candidate = afs_alloc_server(cell, uuid, alist);
+	if (!candidate) {
+		afs_put_addrlist(alist);
+		return ERR_PTR(-ENOMEM);
 	}
 
-	return ret < 0 ? ERR_PTR(ret) : alist;
+	server = afs_install_server(cell, candidate);
+	if (server == candidate)
+		afs_fs_probe_fileserver(cell->net, server, key, true);
+	return server;
 }
 
 /**
@@ -458,48 +522,36 @@ static struct afs_addr_list *afs_vl_lookup_addrs(struct afs_cell *cell,
 struct afs_server *afs_lookup_server(struct afs_cell *cell, struct key *key,
 				     const uuid_t *uuid, u32 addr_version)
 {
-	struct afs_addr_list *alist;
-	struct afs_server *server, *candidate;
+	struct afs_server *server;
 
 	_enter("%p,%pU", cell->net, uuid);
 
 	server = afs_find_server_in_cell(cell, uuid);
-	if (server) {
-		if (server->addr_version != addr_version)
-			set_bit(AFS_SERVER_FL_NEEDS_UPDATE, &server->flags);
-		return server;
-	}
+	if (!server)
+		return afs_make_server(cell, key, uuid);
 
-	alist = afs_vl_lookup_addrs(cell, key, uuid);
-	if (IS_ERR(alist))
-		return ERR_CAST(alist);
-
-	candidate = afs_alloc_server(cell, uuid, alist);
-	if (!candidate) {
-		afs_put_addrlist(alist);
-		return ERR_PTR(-ENOMEM);
-	}
-
-	server = afs_install_server(cell, candidate);
-	if (server == candidate)
-		/* Probe every interface at once; that also starts the
-		 * repeated probing.
-		 */
-		afs_fs_probe_fileserver(cell->net, server, key, true);
+	if (server->addr_version != addr_version)
+		set_bit(AFS_SERVER_FL_NEEDS_UPDATE, &server->flags);
 	return server;
 }
 
 /*
- * Have the manager run after @delay seconds, unless it is due sooner.  The
- * timer carries a count on servers_outstanding while it is pending.
+ * Have the manager run in @delay seconds, or at once if @delay is 0 or the
+ * namespace is going, unless it is due sooner.  A pending timer and a queued
+ * work item each carry a count on servers_outstanding, given back when the
+ * manager has run; one already pending keeps the count it has.
  */
-static void afs_set_server_timer(struct afs_net *net, time64_t delay)
+static void afs_schedule_server_manager(struct afs_net *net, time64_t delay)
 {
-	if (net->live) {
-		afs_inc_servers_outstanding(net);
-		if (timer_reduce(&net->fs_timer, jiffies + delay * HZ))
-			afs_dec_servers_outstanding(net);
-	}
+	bool pending;
+
+	afs_inc_servers_outstanding(net);
+	if (delay > 0 && READ_ONCE(net->live))
+		pending = timer_reduce(&net->fs_timer, jiffies + delay * HZ);
+	else
+		pending = !queue_work(afs_wq, &net->fs_manager);
+	if (pending)
+		afs_dec_servers_outstanding(net);
 }
 
 /**
@@ -507,20 +559,19 @@ static void afs_set_server_timer(struct afs_net *net, time64_t delay)
  * @timer: net->fs_timer
  *
  * Hand the timer's count on servers_outstanding to the manager's work item,
- * or give it back if the work is already queued.
+ * or give it back if the work is already queued with one.
  */
 void afs_servers_timer(struct timer_list *timer)
 {
 	struct afs_net *net = container_of(timer, struct afs_net, fs_timer);
 
-	_enter("");
 	if (!queue_work(afs_wq, &net->fs_manager))
 		afs_dec_servers_outstanding(net);
 }
 
 /**
  * afs_get_server - Take a reference on a fileserver record
- * @server: The record
+ * @server: The record, on which the caller holds a reference or a use
  * @reason: Why, for the trace
  *
  * A reference keeps the memory, not the record's place in the namespace;
@@ -531,13 +582,7 @@ void afs_servers_timer(struct timer_list *timer)
 struct afs_server *afs_get_server(struct afs_server *server,
 				  enum afs_server_trace reason)
 {
-	unsigned int a;
-	int r;
-
-	__refcount_inc(&server->ref, &r);
-	a = atomic_read(&server->active);
-	trace_afs_server(server->debug_id, r + 1, a, reason);
-	return server;
+	return afs_take_server(server, false, reason);
 }
 
 /**
@@ -551,34 +596,12 @@ struct afs_server *afs_get_server(struct afs_server *server,
  */
 struct afs_server *afs_use_server(struct afs_server *server, enum afs_server_trace reason)
 {
-	unsigned int a;
-	int r;
-
-	__refcount_inc(&server->ref, &r);
-	a = atomic_inc_return(&server->active);
-
-	trace_afs_server(server->debug_id, r + 1, a, reason);
-	return server;
+	return afs_take_server(server, true, reason);
 }
 
-/*
- * The last reference is gone: hand the memory to RCU and give back the
- * record's count in the namespace.
- */
 static void afs_server_rcu(struct rcu_head *rcu)
 {
-	struct afs_server *server = container_of(rcu, struct afs_server, rcu);
-
-	trace_afs_server(server->debug_id, refcount_read(&server->ref),
-			 atomic_read(&server->active), afs_server_trace_free);
-	afs_put_addrlist(rcu_access_pointer(server->addresses));
-	kfree(server);
-}
-
-static void afs_server_free(struct afs_net *net, struct afs_server *server)
-{
-	call_rcu(&server->rcu, afs_server_rcu);
-	afs_dec_servers_outstanding(net);
+	afs_free_server(container_of(rcu, struct afs_server, rcu));
 }
 
 /**
@@ -586,23 +609,29 @@ static void afs_server_free(struct afs_net *net, struct afs_server *server)
  * @net: The record's network namespace
  * @server: The record, or NULL
  * @reason: Why, for the trace
+ *
+ * The last reference hands the memory to RCU and gives back the record's
+ * count in the namespace.
  */
 void afs_put_server(struct afs_net *net, struct afs_server *server,
 		    enum afs_server_trace reason)
 {
-	unsigned int a, debug_id;
-	bool zero;
-	int r;
+	unsigned int debug_id, active;
+	bool last;
+	int old_ref;
 
 	if (!server)
 		return;
 
+	/* Once the count is dropped, the record is not ours to read. */
 	debug_id = server->debug_id;
-	a = atomic_read(&server->active);
-	zero = __refcount_dec_and_test(&server->ref, &r);
-	trace_afs_server(debug_id, r - 1, a, reason);
-	if (unlikely(zero))
-		afs_server_free(net, server);
+	active = atomic_read(&server->active);
+	last = __refcount_dec_and_test(&server->ref, &old_ref);
+	trace_afs_server(debug_id, old_ref - 1, active, reason);
+	if (last) {
+		call_rcu(&server->rcu, afs_server_rcu);
+		afs_dec_servers_outstanding(net);
+	}
 }
 
 /**
@@ -621,12 +650,8 @@ void afs_unuse_server_notime(struct afs_net *net, struct afs_server *server,
 	if (!server)
 		return;
 
-	if (atomic_dec_return(&server->active) == 0) {
-		if (net->live)
-			afs_set_server_timer(net, afs_server_gc_delay);
-		else
-			afs_queue_server_manager(net);
-	}
+	if (atomic_dec_and_test(&server->active))
+		afs_schedule_server_manager(net, afs_server_gc_delay);
 	afs_put_server(net, server, reason);
 }
 
@@ -647,27 +672,17 @@ void afs_unuse_server(struct afs_net *net, struct afs_server *server,
 	}
 }
 
-static void afs_give_up_callbacks(struct afs_net *net, struct afs_server *server)
-{
-	struct afs_addr_list *alist = rcu_access_pointer(server->addresses);
-	struct afs_addr_cursor ac = {
-		.alist	= alist,
-		.index	= alist->preferred,
-		.error	= 0,
-	};
-
-	afs_fs_give_up_all_callbacks(net, server, &ac, NULL);
-}
-
 /*
- * An unpublished record: release what the server may hold for us, then the
- * tree's reference.
+ * An unpublished record: tell the server we no longer want its callback
+ * breaks, if it may have promised any, then drop the tree's reference.
  */
 static void afs_destroy_server(struct afs_net *net, struct afs_server *server)
 {
-	if (test_bit(AFS_SERVER_FL_MAY_HAVE_CB, &server->flags))
-		afs_give_up_callbacks(net, server);
+	struct afs_addr_list *alist = rcu_access_pointer(server->addresses);
+	struct afs_addr_cursor ac = { .alist = alist, .index = alist->preferred };
 
+	if (test_bit(AFS_SERVER_FL_MAY_HAVE_CB, &server->flags))
+		afs_fs_give_up_all_callbacks(net, server, &ac, NULL);
 	flush_work(&server->initcb_work);
 	afs_put_server(net, server, afs_server_trace_destroy);
 }
@@ -698,164 +713,114 @@ static bool afs_server_expired(const struct afs_server *server, int active,
 	return false;
 }
 
-/*
- * Unpublish and destroy the records on @gc_list that are still unused.
- */
-static void afs_gc_servers(struct afs_net *net, struct afs_server *gc_list)
-{
-	struct afs_server *server;
-	int active;
-
-	while ((server = gc_list)) {
-		gc_list = server->gc_next;
-
-		write_seqlock(&net->fs_lock);
-		active = atomic_read(&server->active);
-		if (active == 0) {
-			trace_afs_server(server->debug_id, refcount_read(&server->ref),
-					 active, afs_server_trace_gc);
-			afs_unpublish_server(net, server);
-		}
-		write_sequnlock(&net->fs_lock);
-
-		if (active == 0)
-			afs_destroy_server(net, server);
-	}
-}
-
 /**
  * afs_manage_servers - Collect the fileserver records that have expired
  * @work: net->fs_manager
  *
  * Runs with a count on servers_outstanding from whoever queued it, which it
  * gives back on the way out.  While the namespace is being purged, every
- * unused record is collected at once.
+ * unused record is collected at once; one still in use is reported, and
+ * collected when its last use goes.
  */
 void afs_manage_servers(struct work_struct *work)
 {
 	struct afs_net *net = container_of(work, struct afs_net, fs_manager);
-	struct afs_server *server, *gc_list = NULL;
-	time64_t now = ktime_get_boottime_seconds(), next_manage = TIME64_MAX;
-	bool purging = !net->live;
+	time64_t now = ktime_get_boottime_seconds(), next = TIME64_MAX;
+	struct afs_server *server, *expired = NULL;
+	bool purging = !READ_ONCE(net->live);
 	int active;
 
-	_enter("");
-
+	/* Choose under the lock; unpublish and destroy outside it, as giving
+	 * up callbacks is a call to the server.
+	 */
 	read_seqlock_excl(&net->fs_lock);
 	hlist_for_each_entry(server, &net->fs_proc, proc_link) {
 		active = atomic_read(&server->active);
-		if (purging) {
+		if (purging)
 			trace_afs_server(server->debug_id, refcount_read(&server->ref),
 					 active, afs_server_trace_purging);
-			if (active != 0)
-				pr_notice("Can't purge s=%08x\n", server->debug_id);
-		}
-		if (afs_server_expired(server, active, now, purging, &next_manage)) {
-			server->gc_next = gc_list;
-			gc_list = server;
+		if (purging && active)
+			pr_notice("Can't purge s=%08x\n", server->debug_id);
+		if (afs_server_expired(server, active, now, purging, &next)) {
+			server->gc_next = expired;
+			expired = server;
 		}
 	}
 	read_sequnlock_excl(&net->fs_lock);
 
-	/* The timer or the queue gets its own count on the way out. */
-	if (!purging && next_manage < TIME64_MAX) {
-		now = ktime_get_boottime_seconds();
-		if (next_manage <= now)
-			afs_queue_server_manager(net);
-		else
-			afs_set_server_timer(net, next_manage - now);
+	if (!purging && next != TIME64_MAX)
+		afs_schedule_server_manager(net, next - ktime_get_boottime_seconds());
+
+	while ((server = expired)) {
+		expired = server->gc_next;
+		if (afs_unpublish_server(net, server))
+			afs_destroy_server(net, server);
 	}
-
-	afs_gc_servers(net, gc_list);
 	afs_dec_servers_outstanding(net);
-	_leave(" [%d]", atomic_read(&net->servers_outstanding));
-}
-
-static void afs_queue_server_manager(struct afs_net *net)
-{
-	afs_inc_servers_outstanding(net);
-	if (!queue_work(afs_wq, &net->fs_manager))
-		afs_dec_servers_outstanding(net);
-}
-
-/*
- * Give up the namespace's own count and wait, at most @timeout jiffies, for
- * every record, timer and work item to end.  Return false on a timeout.
- */
-static bool afs_purge_servers_wait(struct afs_net *net, long timeout)
-{
-	if (del_timer_sync(&net->fs_timer))
-		afs_dec_servers_outstanding(net);
-
-	afs_queue_server_manager(net);
-	afs_dec_servers_outstanding(net);
-	return wait_var_event_timeout(&net->servers_outstanding,
-				      !atomic_read(&net->servers_outstanding),
-				      timeout) != 0;
 }
 
 /**
  * afs_purge_servers - Destroy every fileserver record of a dying namespace
  * @net: The namespace, with ->live already false
  *
- * Waits until the last record is freed.  Every record must be unused by now
- * (the cells, volumes and calls are gone); a record still in use is reported
- * and waited for.
+ * Gives up the namespace's own count on servers_outstanding and waits until
+ * the last record, timer and work item have given back theirs.  Every record
+ * should be unused by now (the cells, volumes and calls are gone); one still
+ * in use is reported and waited for.
  */
 void afs_purge_servers(struct afs_net *net)
 {
-	_enter("");
-	afs_purge_servers_wait(net, MAX_SCHEDULE_TIMEOUT);
-	_leave("");
+	if (del_timer_sync(&net->fs_timer))
+		afs_dec_servers_outstanding(net);
+	afs_schedule_server_manager(net, 0);
+	afs_dec_servers_outstanding(net);
+	wait_var_event(&net->servers_outstanding,
+		       !atomic_read(&net->servers_outstanding));
 }
 
 /*
- * Replace a record's address list with a fresh one from the VL servers.
+ * Ask the VL servers for @server's addresses and install them if their
+ * version moved.  An interrupted lookup for an operation that must not be
+ * interrupted keeps the old list, which may still work.
  */
-static noinline bool afs_update_server_record(struct afs_operation *op,
-					      struct afs_server *server)
+static bool afs_update_server_record(struct afs_operation *op,
+				     struct afs_server *server)
 {
 	struct afs_net *net = op->net;
-	struct afs_addr_list *alist, *discard;
-
-	_enter("");
+	struct afs_addr_list *alist, *old;
+	long error;
 
 	trace_afs_server(server->debug_id, refcount_read(&server->ref),
-			 atomic_read(&server->active),
-			 afs_server_trace_update);
+			 atomic_read(&server->active), afs_server_trace_update);
 
 	alist = afs_vl_lookup_addrs(op->volume->cell, op->key, &server->uuid);
 	if (IS_ERR(alist)) {
-		if ((PTR_ERR(alist) == -ERESTARTSYS ||
-		     PTR_ERR(alist) == -EINTR) &&
+		error = PTR_ERR(alist);
+		if ((error == -ERESTARTSYS || error == -EINTR) &&
 		    (op->flags & AFS_OPERATION_UNINTR) &&
-		    server->addresses) {
-			_leave(" = t [intr]");
+		    rcu_access_pointer(server->addresses))
 			return true;
-		}
-		op->error = PTR_ERR(alist);
-		_leave(" = f [%d]", op->error);
+		op->error = error;
 		return false;
 	}
 
-	discard = alist;
-	if (server->addr_version != alist->version) {
-		/* The caller's use keeps the record published, so it may be
-		 * relinked by address family.
-		 */
-		write_seqlock(&net->fs_addr_lock);
-		write_lock(&server->fs_lock);
-		discard = rcu_dereference_protected(server->addresses,
-						    lockdep_is_held(&server->fs_lock));
-		rcu_assign_pointer(server->addresses, alist);
-		server->addr_version = alist->version;
-		write_unlock(&server->fs_lock);
-		afs_server_link_addresses(net, server, alist);
-		write_sequnlock(&net->fs_addr_lock);
+	if (alist->version == server->addr_version) {
+		afs_put_addrlist(alist);
+		return true;
 	}
 
-	afs_put_addrlist(discard);
-	_leave(" = t");
+	/* The caller's use keeps the record published, so it may be relinked
+	 * by address family.
+	 */
+	write_seqlock(&net->fs_addr_lock);
+	write_lock(&server->fs_lock);
+	old = rcu_replace_pointer(server->addresses, alist,
+				  lockdep_is_held(&server->fs_lock));
+	server->addr_version = alist->version;
+	write_unlock(&server->fs_lock);
+	afs_server_link_addresses(net, server, alist);
+	write_sequnlock(&net->fs_addr_lock);
+	afs_put_addrlist(old);
 	return true;
 }
 
@@ -865,54 +830,42 @@ static noinline bool afs_update_server_record(struct afs_operation *op,
  * @server: The server, on which @op holds a use
  *
  * If the record has been marked as needing an update, ask the VL servers;
- * if another operation is doing so, wait for it.
+ * if another operation is doing so, wait for it, up to four times before
+ * giving up with -ESTALE.  A signal ends an interruptible wait with -EINTR
+ * (stock 6.1 looked for -ERESTARTSYS, which wait_on_bit() does not return,
+ * and so turned a signal into -ESTALE).
  *
  * Return: true if the record may be used; false with @op->error set if not.
  */
 bool afs_check_server_record(struct afs_operation *op, struct afs_server *server)
 {
-	bool success;
-	int ret, retries = 0;
+	unsigned int state = (op->flags & AFS_OPERATION_UNINTR) ?
+		TASK_UNINTERRUPTIBLE : TASK_INTERRUPTIBLE;
+	unsigned long *flags = &server->flags;
+	int waits, error;
+	bool ok;
 
-	_enter("");
+	for (waits = 0; waits < 4; waits++) {
+		if (!test_bit(AFS_SERVER_FL_UPDATING, flags)) {
+			if (!test_bit(AFS_SERVER_FL_NEEDS_UPDATE, flags))
+				return true;
+			if (!test_and_set_bit_lock(AFS_SERVER_FL_UPDATING, flags)) {
+				clear_bit(AFS_SERVER_FL_NEEDS_UPDATE, flags);
+				ok = afs_update_server_record(op, server);
+				clear_bit_unlock(AFS_SERVER_FL_UPDATING, flags);
+				wake_up_bit(flags, AFS_SERVER_FL_UPDATING);
+				return ok;
+			}
+		}
 
-	ASSERT(server);
-
-retry:
-	if (test_bit(AFS_SERVER_FL_UPDATING, &server->flags))
-		goto wait;
-	if (test_bit(AFS_SERVER_FL_NEEDS_UPDATE, &server->flags))
-		goto update;
-	_leave(" = t [good]");
-	return true;
-
-update:
-	if (!test_and_set_bit_lock(AFS_SERVER_FL_UPDATING, &server->flags)) {
-		clear_bit(AFS_SERVER_FL_NEEDS_UPDATE, &server->flags);
-		success = afs_update_server_record(op, server);
-		clear_bit_unlock(AFS_SERVER_FL_UPDATING, &server->flags);
-		wake_up_bit(&server->flags, AFS_SERVER_FL_UPDATING);
-		_leave(" = %d", success);
-		return success;
+		error = wait_on_bit(flags, AFS_SERVER_FL_UPDATING, state);
+		if (error) {
+			op->error = error;
+			return false;
+		}
 	}
-
-wait:
-	ret = wait_on_bit(&server->flags, AFS_SERVER_FL_UPDATING,
-			  (op->flags & AFS_OPERATION_UNINTR) ?
-			  TASK_UNINTERRUPTIBLE : TASK_INTERRUPTIBLE);
-	if (ret == -ERESTARTSYS) {
-		op->error = ret;
-		_leave(" = f [intr]");
-		return false;
-	}
-
-	retries++;
-	if (retries == 4) {
-		op->error = -ESTALE;
-		_leave(" = f [stale]");
-		return false;
-	}
-	goto retry;
+	op->error = -ESTALE;
+	return false;
 }
 
 #if IS_ENABLED(CONFIG_AFS_KUNIT_TEST)

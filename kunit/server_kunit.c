@@ -76,12 +76,56 @@ static int afs_server_test_init(struct kunit *test)
 	return 0;
 }
 
-/* Purge the namespace as its exit does; false if that did not finish. */
-static bool afs_test_purge(struct afs_server_fixture *f)
+struct afs_test_purger {
+	struct afs_net		*net;
+	struct completion	done;
+};
+
+static int afs_test_purger_fn(void *data)
 {
+	struct afs_test_purger *p = data;
+
+	afs_purge_servers(p->net);
+	complete(&p->done);
+	return 0;
+}
+
+/* Start purging the namespace as its exit does, in a thread of its own, so
+ * that a purge that hangs fails the case instead of hanging the run.
+ */
+static struct afs_test_purger *afs_test_start_purge(struct afs_server_fixture *f)
+{
+	struct afs_test_purger *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	p->net = f->net;
+	init_completion(&p->done);
 	f->net->live = false;
 	f->purged = true;
-	return afs_purge_servers_wait(f->net, AFS_TEST_PURGE_TIMEOUT);
+	if (IS_ERR(kthread_run(afs_test_purger_fn, p, "afs_purger"))) {
+		kfree(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Wait for a purge to finish; false if it did not within the timeout, in
+ * which case the purger and the namespace it still uses are leaked.
+ */
+static bool afs_test_end_purge(struct afs_test_purger *p)
+{
+	if (!wait_for_completion_timeout(&p->done, AFS_TEST_PURGE_TIMEOUT))
+		return false;
+	kfree(p);
+	return true;
+}
+
+static bool afs_test_purge(struct afs_server_fixture *f)
+{
+	struct afs_test_purger *p = afs_test_start_purge(f);
+
+	return p && afs_test_end_purge(p);
 }
 
 static void afs_server_test_exit(struct kunit *test)
@@ -269,7 +313,7 @@ static void afs_server_lookup_other_cell_chained(struct kunit *test)
 	/* Let a expire and have the manager collect it. */
 	afs_unuse_server(f->net, a, afs_server_trace_put_slist);
 	a->unuse_time = ktime_get_boottime_seconds() - 2 * afs_server_gc_delay;
-	afs_queue_server_manager(f->net);
+	afs_schedule_server_manager(f->net, 0);
 	flush_work(&f->net->fs_manager);
 
 	KUNIT_EXPECT_EQ(test, afs_test_nr_records(f->net), 1);
@@ -353,46 +397,29 @@ static void afs_server_lookup_racing_installs(struct kunit *test)
 	}
 }
 
-struct afs_test_purger {
-	struct afs_server_fixture	*f;
-	bool				finished;
-	struct completion		done;
-};
-
-static int afs_test_purger_fn(void *data)
-{
-	struct afs_test_purger *p = data;
-
-	p->finished = afs_test_purge(p->f);
-	complete(&p->done);
-	return 0;
-}
-
 /* A record still in use when the purge starts (a call from the server, say)
  * is collected as soon as its last use goes, and the purge finishes.
  */
 static void afs_server_lookup_purge_waits_for_last_use(struct kunit *test)
 {
 	struct afs_server_fixture *f = test->priv;
-	struct afs_test_purger p = { .f = f };
+	struct afs_test_purger *p;
 	struct afs_server *server;
-	struct task_struct *t;
+	bool finished;
 
 	server = afs_test_install(test, f->cells[0], 4);
-	init_completion(&p.done);
-	f->purged = true;	/* The purger thread owns the purge now */
-	t = kthread_run(afs_test_purger_fn, &p, "afs_purger");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	p = afs_test_start_purge(f);
+	KUNIT_ASSERT_NOT_NULL(test, p);
 
 	msleep(100);
-	KUNIT_EXPECT_FALSE(test, completion_done(&p.done));
+	KUNIT_EXPECT_FALSE(test, completion_done(&p->done));
 	afs_unuse_server_notime(f->net, server, afs_server_trace_put_call);
 
-	wait_for_completion(&p.done);
-	KUNIT_EXPECT_TRUE_MSG(test, p.finished,
+	finished = afs_test_end_purge(p);
+	KUNIT_EXPECT_TRUE_MSG(test, finished,
 			      "the purge hung: servers_outstanding %d",
 			      atomic_read(&f->net->servers_outstanding));
-	if (!p.finished)
+	if (!finished)
 		f->net = NULL;	/* Leaked on purpose: see the exit */
 }
 

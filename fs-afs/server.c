@@ -415,13 +415,14 @@ static struct afs_server *afs_install_server(struct afs_cell *cell,
  */
 static bool afs_unpublish_server(struct afs_net *net, struct afs_server *server)
 {
-	struct afs_server *next, *prev = server->uuid_prev;
+	struct afs_server *next, *prev;
 
 	write_seqlock(&net->fs_lock);
 	if (atomic_read(&server->active) != 0) {
 		write_sequnlock(&net->fs_lock);
 		return false;
 	}
+	prev = server->uuid_prev;
 	trace_afs_server(server->debug_id, refcount_read(&server->ref), 0,
 			 afs_server_trace_gc);
 

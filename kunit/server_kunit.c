@@ -102,11 +102,11 @@ static struct afs_test_purger *afs_test_start_purge(struct afs_server_fixture *f
 	p->net = f->net;
 	init_completion(&p->done);
 	f->net->live = false;
-	f->purged = true;
 	if (IS_ERR(kthread_run(afs_test_purger_fn, p, "afs_purger"))) {
 		kfree(p);
 		return NULL;
 	}
+	f->purged = true;	/* The purger owns the purge now */
 	return p;
 }
 

@@ -959,6 +959,9 @@ static void afs_dns_decode_fuzz(struct kunit *test)
 		}
 		counts[m]++;
 
+		/* No reason from an earlier round may answer for this one. */
+		got->reason = NULL;
+		got->offset = 0;
 		ret = afs_test_dns_decode(test, b->data, b->len, got);
 		if (ret == 0)
 			accepted++;
@@ -975,14 +978,15 @@ static void afs_dns_decode_fuzz(struct kunit *test)
 
 		switch (m) {
 		case AFS_TEST_INTACT:
-			problem = ret ? got->reason : afs_test_dns_diff(known, got);
+			problem = !ret ? afs_test_dns_diff(known, got) :
+				got->reason ?: "refused with no reason";
 			break;
 		case AFS_TEST_TRUNCATED:
 			problem = ret != -EBADMSG ? "a prefix was not -EBADMSG" : NULL;
 			break;
 		case AFS_TEST_EXTENDED:
 			problem = ret != -EBADMSG || got->offset != full ||
-				strcmp(got->reason, "trailing bytes") ?
+				strcmp(got->reason ?: "", "trailing bytes") ?
 				"added bytes were not trailing bytes" : NULL;
 			break;
 		default:

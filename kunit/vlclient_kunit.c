@@ -817,10 +817,12 @@ static u8 *afs_test_vl_mutate(struct afs_test_vl_fuzz *z)
 
 /*
  * Judge a decode: @problem is what the decoder's result broke, given that
- * it succeeded (the caller's oracle or invariants).  Return false to stop.
+ * it succeeded (the caller's oracle or invariants).  @fault is cleared for
+ * the next round, so that a reason left from an earlier input cannot answer
+ * for this one.  Return false to stop.
  */
 static bool afs_test_vl_judge(struct afs_test_vl_fuzz *z, int round, int ret,
-			      const struct afs_vl_fault *fault, const char *problem)
+			      struct afs_vl_fault *fault, const char *problem)
 {
 	if (ret >= 0)
 		z->accepted++;
@@ -844,15 +846,15 @@ static bool afs_test_vl_judge(struct afs_test_vl_fuzz *z, int round, int ret,
 	switch (z->mutation) {
 	case AFS_TEST_VL_INTACT:
 		if (ret < 0)
-			problem = fault->reason;
+			problem = fault->reason ?: "refused with no reason";
 		break;
 	case AFS_TEST_VL_TRUNCATED:
-		problem = ret != -EBADMSG || strcmp(fault->reason, "reply cut short") ?
+		problem = ret != -EBADMSG || strcmp(fault->reason ?: "", "reply cut short") ?
 			"a prefix was not cut short" : NULL;
 		break;
 	case AFS_TEST_VL_EXTENDED:
 		problem = ret != -EBADMSG || fault->offset != z->full ||
-			strcmp(fault->reason, "trailing bytes") ?
+			strcmp(fault->reason ?: "", "trailing bytes") ?
 			"added bytes were not trailing bytes" : NULL;
 		break;
 	default:
@@ -876,6 +878,7 @@ static bool afs_test_vl_judge(struct afs_test_vl_fuzz *z, int round, int ret,
 			       z->data, min_t(size_t, z->len, 256), false);
 		return false;
 	}
+	memset(fault, 0, sizeof(*fault));
 	return true;
 }
 
@@ -984,7 +987,7 @@ static void afs_vl_decode_addrs_u_fuzz(struct kunit *test)
 	struct afs_test_vl_fuzz *z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
 	struct afs_test_ep *eps = z ? z->eps : NULL;
 	struct afs_addr_list *alist;
-	struct afs_vl_fault fault;
+	struct afs_vl_fault fault = {};
 	const char *problem;
 	int i, j, nr, ret;
 	u32 version;
@@ -1042,7 +1045,7 @@ static void afs_vl_decode_endpoints_fuzz(struct kunit *test)
 	struct afs_test_vl_fuzz *z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
 	struct afs_test_ep *eps = z ? z->eps : NULL;
 	struct afs_addr_list *alist;
-	struct afs_vl_fault fault;
+	struct afs_vl_fault fault = {};
 	const char *problem;
 	int i, j, k, nr, nr_vol, ret;
 	u32 version;
@@ -1112,7 +1115,7 @@ static void afs_vl_decode_endpoints_fuzz(struct kunit *test)
 static void afs_vl_decode_caps_fuzz(struct kunit *test)
 {
 	struct afs_test_vl_fuzz *z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
-	struct afs_vl_fault fault;
+	struct afs_vl_fault fault = {};
 	const char *problem;
 	u32 caps, first;
 	int i, j, nr, ret;
@@ -1162,7 +1165,7 @@ static void afs_vl_decode_cell_name_fuzz(struct kunit *test)
 	struct afs_test_vl_fuzz *z = kunit_kzalloc(test, sizeof(*z), GFP_KERNEL);
 	char *known = kunit_kzalloc(test, YFS_VL_MAXCELLNAME + 4, GFP_KERNEL);
 	char *name = kunit_kzalloc(test, YFS_VL_MAXCELLNAME + 1, GFP_KERNEL);
-	struct afs_vl_fault fault;
+	struct afs_vl_fault fault = {};
 	const char *problem;
 	int i, j, nr, ret;
 	u8 *buf;
@@ -1279,7 +1282,7 @@ static void afs_vl_decode_entry_fuzz(struct kunit *test)
 	struct afs_vldb_entry *entry = kunit_kzalloc(test, sizeof(*entry), GFP_KERNEL);
 	char *volname = kunit_kzalloc(test, AFS_MAXVOLNAME + 1, GFP_KERNEL);
 	u32 sflags[AFS_NMAXNSERVERS], unique[AFS_NMAXNSERVERS], nr, vlflags;
-	struct afs_vl_fault fault;
+	struct afs_vl_fault fault = {};
 	const char *problem;
 	int i, j, k, ret;
 	u8 *buf;

@@ -8,6 +8,7 @@
 TAP=${TAP:-/dev/ttyS1}
 N=0
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-300}
+CHECK_OUT=${CHECK_OUT:-/tmp/check.out}
 
 say() { echo "e2e: $*"; }
 
@@ -21,25 +22,82 @@ tap_diag() {
 	sed 's/^/# /' "$1" | head -n "${2:-20}"
 }
 
+# The guest's busybox has ps but no pgrep or pkill.
+# running <ERE>: print the processes whose command line, from its start,
+# matches; false if there are none.
+running() {
+	ps -o pid,args | awk -v re="^ *[0-9]+ $1" '
+		$0 ~ re { print; n++ } END { exit !n }'
+}
+
+# descendants <pid>...: those processes and all their descendants, from
+# one look at the process table.
+descendants() {
+	ps -o pid,ppid | awk -v roots="$*" '
+		NR > 1 { parent[$1] = $2 }
+		END {
+			n = split(roots, r, " ")
+			for (i = 1; i <= n; i++)
+				keep[r[i]] = 1
+			more = 1
+			while (more) {
+				more = 0
+				for (p in parent)
+					if (!(p in keep) && (parent[p] in keep)) {
+						keep[p] = 1
+						more = 1
+					}
+			}
+			for (p in keep)
+				print p
+		}'
+}
+
+# init_children: the processes whose parent is /init (pid 1): the
+# topics' daemons, and any process orphaned since they started.
+init_children() {
+	ps -o pid,ppid | awk '$2 == 1 { printf "%s ", $1 }'
+}
+
+# kill_tree <pid>...: kill those processes and all their descendants,
+# stopped first and then looked up again, so that none forks meanwhile.
+kill_tree() {
+	tree=$(descendants "$@")
+	kill -STOP $tree 2>/dev/null
+	tree=$(descendants $tree)
+	kill -STOP $tree 2>/dev/null
+	kill -KILL $tree 2>/dev/null
+}
+
 # run_check <directive> <description> <command...>: one TAP line.  The
 # command (a program or a shell function) gets CHECK_TIMEOUT seconds, then
-# it and its children are killed; its output becomes diagnostics if it fails.
+# it is killed with its descendants and with every process orphaned to
+# /init meanwhile (a daemon the check started too); its output becomes
+# diagnostics if it fails.
 run_check() {
 	directive=$1 desc=$2
 	shift 2
 	N=$((N + 1))
 	check_start=$(uptime_s)
-	( "$@" ) > /tmp/check.out 2>&1 &
+	before=" $(init_children)"
+	( "$@" ) > "$CHECK_OUT" 2>&1 &
 	pid=$!
 	(
 		trap 'kill $s 2>/dev/null; exit 0' TERM
 		sleep "$CHECK_TIMEOUT" & s=$!
 		wait $s
-		echo "killed after $CHECK_TIMEOUT s; blocked tasks on the console" >> /tmp/check.out
+		echo "killed after $CHECK_TIMEOUT s; blocked tasks on the console" >> "$CHECK_OUT"
 		echo 7 > /proc/sys/kernel/printk
 		echo w > /proc/sysrq-trigger
-		pkill -KILL -P $pid
-		kill -KILL $pid
+		read -r self _ < /proc/self/stat	# this watchdog's pid
+		new=
+		for p in $(init_children); do
+			case "$before $self " in
+			*" $p "*) ;;
+			*) new="$new $p" ;;
+			esac
+		done
+		kill_tree $pid $new
 	) 2>/dev/null &
 	watchdog=$!
 	wait $pid
@@ -50,7 +108,7 @@ run_check() {
 		tap "ok $N - $desc [$(($(uptime_s) - check_start)) s]$directive"
 	else
 		tap "not ok $N - $desc [$(($(uptime_s) - check_start)) s]$directive"
-		tap_diag /tmp/check.out
+		tap_diag "$CHECK_OUT"
 	fi
 }
 

@@ -127,7 +127,10 @@ writes_killed_mkwrite() {
 	mkwrite-wait $AFS/w/mk > /tmp/mk.out 2>&1 &
 	mk=$!
 	sleep 3
-	echo "the writer is in state $(awk '{ print $3 }' /proc/$mk/stat)"
+	# The scenario: the writer is blocked in the fault, not done or gone.
+	state=$(awk '{ print $3 }' /proc/$mk/stat)
+	echo "the writer is in state $state"
+	[ "$state" = D ] || { kill -CONT $fs; kill -KILL $mk; return 1; }
 	kill -KILL $mk
 	i=0
 	while [ -e /proc/$mk ] && [ $i -lt 10 ]; do sleep 1; i=$((i + 1)); done
@@ -137,10 +140,10 @@ writes_killed_mkwrite() {
 	wait $mk 2>/dev/null
 	# The fsync()ing child finishes once the server is back.
 	i=0
-	while pgrep mkwrite-wait > /dev/null && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+	while running 'mkwrite-wait( |$)' > /dev/null && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
 	cat /tmp/mk.out
 	echo "the fsync()ing child was done $i s after the server came back"
-	[ $gone = yes ] && ! pgrep mkwrite-wait > /dev/null
+	[ $gone = yes ] && ! running 'mkwrite-wait( |$)'
 }
 check "a writer killed while page_mkwrite waits on a stopped fileserver goes away" \
 	writes_killed_mkwrite

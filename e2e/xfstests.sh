@@ -68,27 +68,13 @@ xt_chroot_setup() {
 	EOC
 }
 
-# xt_tree <pid>: a process and its descendants.
-xt_tree() {
-	echo $1
-	for c in $(ps -o pid,ppid | awk -v p=$1 '$2 == p { print $1 }'); do
-		xt_tree $c
-	done
-}
-
-# xt_kill_tree <pid>: stopped first, so that nothing forks meanwhile.
-xt_kill_tree() {
-	pids=$(xt_tree $1)
-	kill -STOP $pids 2>/dev/null
-	kill -KILL $pids 2>/dev/null
-}
-
 # xt_current_test: "<pid> <dir>/<n>" of the test ./check runs now: the
 # child of ./check that runs tests/<dir>/<n> (its subshells show the same
-# command line, but their parent is the test).
+# command line, but their parent is the test).  ps shows ./check by the
+# path bash gives it, /tmp/xfstests/check.
 xt_current_test() {
 	ps -o pid,ppid,args | awk '
-		/ \.\/check -afs / && !/awk/ { check[$1] = 1 }
+		/[ \/]check -afs / && !/awk/ { check[$1] = 1 }
 		{ pid[NR] = $1; ppid[NR] = $2; line[NR] = $0 }
 		END {
 			for (i = 1; i <= NR; i++) {
@@ -118,7 +104,7 @@ xt_watchdog() {
 			continue
 		echo "$2" >> $XT_OUT/timed-out
 		say "xfstests: $2 ran for $XT_TIMEOUT s: killed"
-		xt_kill_tree $1
+		kill_tree $1
 	done
 }
 

@@ -4,7 +4,11 @@
 # through kAFS on the volume e2e, and all of it still there after a remount.
 
 check "mount %$CELL:e2e" afs-mount %$CELL:e2e $AFS
-check "/proc/net/afs/cells shows the cell" grep -q "$CELL" /proc/net/afs/cells
+# The cell is listed from boot (kafs.rootcell); its volume only once the
+# mount has looked it up in the VLDB.
+check "/proc/net/afs lists the cell and the mounted volume in it" sh -c "
+	grep -q '$CELL' /proc/net/afs/cells && cat /proc/net/afs/$CELL/volumes &&
+	grep -q ' RW e2e\$' /proc/net/afs/$CELL/volumes"
 check "mkdir" mkdir $AFS/dir
 check "create and write a file" sh -c "printf 'hello, afs\n' > $AFS/dir/hello"
 check "read it back byte for byte" sh -c "printf 'hello, afs\n' | cmp - $AFS/dir/hello"

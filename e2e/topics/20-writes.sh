@@ -97,6 +97,12 @@ writes_exercise shared 2 600 21 22 23 24 25 26
 # data must come out right.
 writes_lost_reply() {
 	taken_before=$(own_store_taken_for_change)
+	T=/sys/kernel/tracing
+	mount -t tracefs tracefs $T 2>/dev/null
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 1 > $T/events/afs/afs_call_done/enable
+	echo 1 > $T/tracing_on
 	afs-exercise -r -m multi -p 2 -n 800 -s $1 $AFS/w > /tmp/ex.out 2>&1 &
 	ex=$!
 	sleep $2
@@ -106,11 +112,19 @@ writes_lost_reply() {
 	kill -CONT $fs
 	wait $ex
 	rc=$?
+	echo 0 > $T/tracing_on
+	echo 0 > $T/events/afs/afs_call_done/enable
 	cat /tmp/ex.out
+	[ $rc -eq 0 ] || return 1
 	# The stores that timed out were applied after: the file's own.
 	taken=$(($(own_store_taken_for_change) - taken_before))
 	echo "own stores taken for another's change: $taken"
-	[ $rc -eq 0 ] && [ $taken -eq 0 ]
+	# The scenario happened: calls ended without their reply.
+	echo "calls that ended in an error, by error: $(sed -n 's/.* ret=\(-[0-9]*\) .*/\1/p' \
+		$T/trace | sort | uniq -c | tr -s ' \n' ' ')"
+	grep -qE ' ret=-(62|110) ' $T/trace ||
+		{ echo "no call timed out (ETIME, ETIMEDOUT): no reply was lost"; return 1; }
+	[ $taken -eq 0 ]
 }
 for seed in 31 32; do
 	check "exerciser with the fileserver stopped for 25 s mid-run, seed $seed: own stores not taken for changes" \
@@ -178,11 +192,11 @@ writes_quota() {
 	vos setfields e2eq -maxquota 1024 -noauth || return 1
 	mkdir -p /q && afs-mount %$CELL:e2eq /q || return 1
 	dd if=/dev/urandom of=/tmp/q bs=1M count=4 2>/dev/null
-	afs-pwrite /q/f 0 /tmp/q
+	afs-pwrite /q/f 0 /tmp/q > /tmp/q.out
 	rc=$?
-	echo "with a 1 MiB quota: afs-pwrite exit $rc"
+	echo "with a 1 MiB quota: afs-pwrite exit $rc: $(cat /tmp/q.out)"
 	ok=0
-	[ $rc -eq 3 ] || ok=1
+	[ $rc -eq 3 ] && grep -q '^fsync: Disk quota exceeded$' /tmp/q.out || ok=1
 	vos setfields e2eq -maxquota 0 -noauth
 	# Nothing written now: fsync() stores what was kept.
 	afs-pwrite /q/f 0 /dev/null || ok=1

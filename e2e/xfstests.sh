@@ -104,7 +104,7 @@ xt_watchdog() {
 			continue
 		echo "$2" >> $XT_OUT/timed-out
 		say "xfstests: $2 ran for $XT_TIMEOUT s: killed"
-		kill_tree $1
+		kill_tree - $1
 	done
 }
 

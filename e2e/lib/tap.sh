@@ -24,7 +24,8 @@ tap_diag() {
 
 # The guest's busybox has ps but no pgrep or pkill.
 # running <ERE>: print the processes whose command line, from its start,
-# matches; false if there are none.
+# matches; false if there are none.  (awk -v takes backslashes as escapes:
+# write [.] rather than \.)
 running() {
 	ps -o pid,args | awk -v re="^ *[0-9]+ $1" '
 		$0 ~ re { print; n++ } END { exit !n }'
@@ -59,13 +60,26 @@ init_children() {
 	ps -o pid,ppid | awk '$2 == 1 { printf "%s ", $1 }'
 }
 
-# kill_tree <pid>...: kill those processes and all their descendants,
-# stopped first and then looked up again, so that none forks meanwhile.
+# kill_tree <keep> <pid>...: kill those processes and their descendants,
+# and unless <keep> is "-", every child of /init not in <keep> (what they
+# orphaned, or started as daemons).  All are stopped, and looked up again
+# until no new one shows (a stopped process starts no more), then killed.
 kill_tree() {
-	tree=$(descendants "$@")
-	kill -STOP $tree 2>/dev/null
-	tree=$(descendants $tree)
-	kill -STOP $tree 2>/dev/null
+	keep=" $1 " tree= last=x i=0
+	shift
+	while [ "$tree" != "$last" ] && [ $i -lt 50 ]; do
+		last=$tree
+		orphans=
+		[ "$keep" = " - " ] || for p in $(init_children); do
+			case "$keep" in
+			*" $p "*) ;;
+			*) orphans="$orphans $p" ;;
+			esac
+		done
+		tree=$(descendants "$@" $last $orphans | sort -n | tr '\n' ' ')
+		kill -STOP $tree 2>/dev/null
+		i=$((i + 1))
+	done
 	kill -KILL $tree 2>/dev/null
 }
 
@@ -86,18 +100,12 @@ run_check() {
 		trap 'kill $s 2>/dev/null; exit 0' TERM
 		sleep "$CHECK_TIMEOUT" & s=$!
 		wait $s
+		trap '' TERM	# the check may end now: finish the kill anyway
 		echo "killed after $CHECK_TIMEOUT s; blocked tasks on the console" >> "$CHECK_OUT"
 		echo 7 > /proc/sys/kernel/printk
 		echo w > /proc/sysrq-trigger
 		read -r self _ < /proc/self/stat	# this watchdog's pid
-		new=
-		for p in $(init_children); do
-			case "$before $self " in
-			*" $p "*) ;;
-			*) new="$new $p" ;;
-			esac
-		done
-		kill_tree $pid $new
+		kill_tree "$before $self" $pid
 	) 2>/dev/null &
 	watchdog=$!
 	wait $pid

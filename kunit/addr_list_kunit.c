@@ -575,7 +575,7 @@ static void afs_addr_list_parse_fuzz(struct kunit *test)
 			ok++;
 		}
 		if (problem) {
-			KUNIT_FAIL(test, "\"%*pE\" delim '%c': %ld, %s", (int)strlen(buf), buf,
+			KUNIT_FAIL(test, "\"%*pE\" delim '%c': %d, %s", (int)strlen(buf), buf,
 				   delim, PTR_ERR_OR_ZERO(vllist), problem);
 			return;
 		}

@@ -7,8 +7,8 @@
 # under TCG.  No xunit report (-R): ./check rewrites the whole of it before
 # each test, which under TCG costs about 4 s a test.  A watchdog kills a
 # test that runs too long.  ./check's output goes to the host over 9p (tag
-# "results") as it runs, and check.log and a failed test's .out.bad, .full
-# and .dmesg follow at the end; scripts/xfstests-judge.py turns them into
+# "results") as it runs, and check.log and a failed test's .out.bad, .full,
+# .dmesg and golden .out follow at the end; scripts/xfstests-judge.py turns them into
 # TAP.
 #
 # Kernel command line:
@@ -126,4 +126,6 @@ for t in $(sed -n 's/^Failures: //p' $XT_RESULTS/check.log | tail -n 1); do
 	for f in $XT_RESULTS/$t.out.bad $XT_RESULTS/$t.full $XT_RESULTS/$t.dmesg; do
 		[ -f $f ] && cp $f $XT_OUT/$(dirname $t)/
 	done
+	# The golden output ./check compared with (a variant's link, resolved).
+	cp -L /xt/xfstests/tests/$t.out $XT_OUT/$t.out 2>/dev/null
 done

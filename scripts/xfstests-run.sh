@@ -79,7 +79,7 @@ rm -f "$tap.raw"
 # the host as the tests ran.
 judged=0
 python3 "$repo/scripts/xfstests-judge.py" "$repo/xfstests/expected-failures" \
-	"$list" "$results/$name" "$tree" > "$tap" || judged=$?
+	"$list" "$results/$name" > "$tap" || judged=$?
 [ "$rc" -ne 124 ] || fail "timed out; see $log and $tap"
 [ "$rc" -eq 0 ] || fail "QEMU exited with $rc; see $log and $tap"
 rc=$judged

@@ -64,7 +64,8 @@ init_children() {
 # and unless <keep> is "-", every child of /init not in <keep> (what they
 # orphaned, or started as daemons).  All are stopped, and looked up again
 # until no new one shows (a stopped process starts no more), then killed.
-kill_tree() {
+# A subshell: its variables are not the caller's.
+kill_tree() (
 	keep=" $1 " tree= last=x i=0
 	shift
 	while [ "$tree" != "$last" ] && [ $i -lt 50 ]; do
@@ -81,7 +82,7 @@ kill_tree() {
 		i=$((i + 1))
 	done
 	kill -KILL $tree 2>/dev/null
-}
+)
 
 # run_check <directive> <description> <command...>: one TAP line.  The
 # command (a program or a shell function) gets CHECK_TIMEOUT seconds, then

@@ -127,7 +127,7 @@ tc_is() {
 }
 
 # tc_see <writer> <wdir> <reader> <rdir> <name>: the reader caches the
-# file, the writer changes it, the reader sees the change within 2 s.
+# file, the writer changes it, the reader sees the change within 10 s.
 tc_see() {
 	w=$1 wd=$2 r=$3 rd=$4 f=$5
 	tc_is "$r" "$rd/$f" "old $f" || { echo "$r does not see the old $f"; return 1; }
@@ -136,14 +136,14 @@ tc_see() {
 	else
 		tc_in "$w" sh -c "printf 'new %s' '$f' > '$wd/$f'"
 	fi || return 1
-	tc_within 200 tc_is "$r" "$rd/$f" "new $f"
+	tc_within 1000 tc_is "$r" "$rd/$f" "new $f"
 }
 
 # tc_mmap_sees: B maps the file shared, A changes it, B sees the change
-# through the mapping within 2 s.
+# through the mapping within 10 s.
 tc_mmap_sees() {
 	rm -f /tmp/tc-mapped
-	tc_in b mmap-watch /mnt/tc/tc/mapped 100 CHANGED 2 /tmp/tc-mapped \
+	tc_in b mmap-watch /mnt/tc/tc/mapped 100 CHANGED 10 /tmp/tc-mapped \
 		> /tmp/tc-watch.out 2>&1 &
 	watch=$!
 	tc_within 500 test -e /tmp/tc-mapped || { kill $watch; return 1; }
@@ -155,7 +155,7 @@ tc_mmap_sees() {
 }
 
 # tc_names_seen: A renames one file and unlinks another; B's readdir and
-# stat show both within 2 s.
+# stat show both within 10 s.
 tc_names_b() {
 	tc_in b sh -c "ls /mnt/tc/tc/names | tr '\n' ' '; echo;
 		[ ! -e /mnt/tc/tc/names/x ] && [ -f /mnt/tc/tc/names/y ] &&
@@ -166,7 +166,7 @@ tc_names_seen() {
 	tc_in b sh -c "ls -l /mnt/tc/tc/names && stat /mnt/tc/tc/names/x /mnt/tc/tc/names/z" \
 		> /dev/null || return 1
 	mv /afs/tc/names/x /afs/tc/names/y && rm /afs/tc/names/z || return 1
-	tc_within 200 tc_names_b
+	tc_within 1000 tc_names_b
 }
 
 # tc_fs_answers: the fileserver answers the volserver and lists e2e on-line.
@@ -176,7 +176,7 @@ tc_fs_answers() {
 
 # tc_restart: both clients cache a file; the fileserver restarts; each
 # client calls it (the server then resets the client's callback state);
-# B changes the file, and A sees the change within 2 s; then the other way.
+# B changes the file, and A sees the change within 10 s; then the other way.
 # Once in several full runs B went on reading its own data (suspected: a
 # reset or a break B never applied, or one the server delayed); the kAFS
 # callback events of a failed run go to the console.
@@ -210,10 +210,10 @@ tc_restart_sees() {
 	tc_in b sh -c "echo b > /mnt/tc/tc/after-b" ||
 		{ echo "B cannot write after the restart"; return 1; }
 	tc_in b sh -c "printf 'B restart' > /mnt/tc/tc/restart" || return 1
-	tc_within 200 tc_is a /afs/tc/restart "B restart" ||
+	tc_within 1000 tc_is a /afs/tc/restart "B restart" ||
 		{ echo "A reads '$(cat /afs/tc/restart)'"; return 1; }
 	printf 'A restart' > /afs/tc/restart || return 1
-	tc_within 200 tc_is b /mnt/tc/tc/restart "A restart" ||
+	tc_within 1000 tc_is b /mnt/tc/tc/restart "A restart" ||
 		{ echo "B reads '$(tc_in b cat /mnt/tc/tc/restart)'"; return 1; }
 }
 
@@ -250,7 +250,7 @@ tc_reset_once() {
 
 # tc_alias_sees: A also mounts the volume through a second name for the
 # cell (one server record per cell, sharing the server's UUID); B changes a
-# file; A sees the change through both names within 2 s.
+# file; A sees the change through both names within 10 s.
 tc_alias_sees() {
 	echo "add alias.example $ADDR" > /proc/net/afs/cells || return 1
 	mkdir -p /mnt/alias
@@ -259,8 +259,8 @@ tc_alias_sees() {
 	tc_is b /mnt/tc/tc/alias "old alias" || { umount /mnt/alias; return 1; }
 	tc_in b sh -c "printf 'new alias' > /mnt/tc/tc/alias"
 	rc=0
-	tc_within 200 tc_is a $AFS/tc/alias "new alias" || rc=1
-	tc_within 200 tc_is a /mnt/alias/tc/alias "new alias" || rc=1
+	tc_within 1000 tc_is a $AFS/tc/alias "new alias" || rc=1
+	tc_within 1000 tc_is a /mnt/alias/tc/alias "new alias" || rc=1
 	cat /proc/net/afs/servers
 	umount /mnt/alias
 	return $rc
@@ -408,12 +408,12 @@ mkdir -p $AFS/tc/names && printf 'old ab' > $AFS/tc/ab && printf 'old ba' > $AFS
 	: > $AFS/tc/names/keep && : > $AFS/tc/names/x && : > $AFS/tc/names/z &&
 	printf 'old restart' > $AFS/tc/restart && printf 'old alias' > $AFS/tc/alias &&
 	dd if=/dev/zero of=$AFS/tc/mapped bs=4096 count=1 2> /dev/null
-check "twoclients: a write in A is read in B within 2 s, no cache dropped" \
+check "twoclients: a write in A is read in B within 10 s, no cache dropped" \
 	$TC tc_see a $AFS/tc b /mnt/tc/tc ab
-check "twoclients: a write in B is read in A within 2 s, no cache dropped" \
+check "twoclients: a write in B is read in A within 10 s, no cache dropped" \
 	$TC tc_see b /mnt/tc/tc a $AFS/tc ba
-check "twoclients: a file B maps shared shows A's change within 2 s" $TC tc_mmap_sees
-check "twoclients: A's rename and unlink show in B's readdir and stat within 2 s" \
+check "twoclients: a file B maps shared shows A's change within 10 s" $TC tc_mmap_sees
+check "twoclients: A's rename and unlink show in B's readdir and stat within 10 s" \
 	$TC tc_names_seen
 check "twoclients: a change by B shows in A through two names of the cell" $TC tc_alias_sees
 check "twoclients: bos restart: both clients revalidate, no stale data" $TC tc_restart

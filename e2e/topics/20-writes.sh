@@ -54,13 +54,8 @@ writes_small_dirty
 # written past the 64 KiB background limit, through a descriptor kept open
 # (a close() would store it), is stored by the flusher, not by us.
 writes_background() {
-	T=/sys/kernel/tracing
-	mount -t tracefs tracefs $T 2>/dev/null
 	dd if=/dev/urandom of=$AFS/w/bg bs=4k count=1 conv=fsync 2>/dev/null || return 1
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 1 > $T/events/afs/afs_store/enable
-	echo 1 > $T/tracing_on
+	trace_on afs_store
 	exec 3>> $AFS/w/bg
 	head -c 196608 /dev/urandom >&3
 	i=0
@@ -68,8 +63,7 @@ writes_background() {
 		sleep 1
 		i=$((i + 1))
 	done
-	echo 0 > $T/tracing_on
-	echo 0 > $T/events/afs/afs_store/enable
+	trace_off afs_store
 	exec 3>&-
 	grep ' afs_store: ' $T/trace | head -n 5
 	echo "the flusher's first store came after $i s"
@@ -97,13 +91,7 @@ writes_exercise shared 2 600 21 22 23 24 25 26
 # (-r), as an application may; the data must come out right.
 writes_lost_reply() {
 	taken_before=$(own_store_taken_for_change)
-	T=/sys/kernel/tracing
-	mount -t tracefs tracefs $T 2>/dev/null
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 1 > $T/events/afs/afs_make_fs_call/enable
-	echo 1 > $T/events/afs/afs_call_done/enable
-	echo 1 > $T/tracing_on
+	trace_on afs_make_fs_call afs_call_done
 	afs-exercise -r -m multi -p 2 -n 800 -s $1 $AFS/w > /tmp/ex.out 2>&1 &
 	ex=$!
 	sleep $2
@@ -125,9 +113,7 @@ writes_lost_reply() {
 	kill -CONT $fs
 	wait $ex
 	rc=$?
-	echo 0 > $T/tracing_on
-	echo 0 > $T/events/afs/afs_make_fs_call/enable
-	echo 0 > $T/events/afs/afs_call_done/enable
+	trace_off afs_make_fs_call afs_call_done
 	cat /tmp/ex.out
 	[ $rc -eq 0 ] || return 1
 	# The stores that timed out were applied after: the file's own.
@@ -241,19 +227,13 @@ check "fsync after a store refused for quota returns the error; the data is kept
 # The stores of a 1 MiB write at a known offset, read from the trace: they
 # cover exactly what was written, and the file positions sent agree.
 writes_traced() {
-	T=/sys/kernel/tracing
-	mount -t tracefs tracefs $T 2>/dev/null
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 1 > $T/events/afs/afs_store/enable
-	echo 1 > $T/events/afs/afs_send_data/enable
 	dd if=/dev/urandom of=/tmp/t bs=1k count=1024 2>/dev/null
 	: > $AFS/w/traced
-	echo 1 > $T/tracing_on
-	afs-pwrite $AFS/w/traced 3145851 /tmp/t || return 1
-	echo 0 > $T/tracing_on
-	echo 0 > $T/events/afs/afs_store/enable
-	echo 0 > $T/events/afs/afs_send_data/enable
+	trace_on afs_store afs_send_data
+	afs-pwrite $AFS/w/traced 3145851 /tmp/t
+	rc=$?
+	trace_off afs_store afs_send_data
+	[ $rc -eq 0 ] || return 1
 	ino=$(printf '%x' $(stat -c %i $AFS/w/traced))
 	grep "afs_store: [0-9a-f]*:$ino:" $T/trace > /tmp/stores
 	cat /tmp/stores
@@ -276,16 +256,10 @@ check "the stores of a 1 MiB write at a known offset cover exactly what was writ
 # from several places at once; its stores, read from the trace, must never
 # overlap in time.
 writes_serialised() {
-	T=/sys/kernel/tracing
-	mount -t tracefs tracefs $T 2>/dev/null
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 1 > $T/events/afs/afs_store/enable
-	echo 1 > $T/tracing_on
+	trace_on afs_store
 	afs-exercise -m shared -p 2 -n 300 -s 41 $AFS/w
 	rc=$?
-	echo 0 > $T/tracing_on
-	echo 0 > $T/events/afs/afs_store/enable
+	trace_off afs_store
 	grep ' afs_store: ' $T/trace | awk '
 		{ fid = $0; sub(/.* afs_store: /, "", fid); sub(/ .*/, "", fid) }
 		/ begin / { if (open[fid]) overlaps++; open[fid] = 1; stores++ }

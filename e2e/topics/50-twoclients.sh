@@ -20,6 +20,7 @@
 cat > /tmp/tc.sh <<'EOF'
 # The two-client topic's functions (e2e/topics/50-twoclients.sh).
 . /e2e/lib/tap.sh
+. /e2e/lib/trace.sh
 CELL=test.example
 ADDR=127.1.0.1
 HOST=afs.$CELL
@@ -180,27 +181,18 @@ tc_fs_answers() {
 # Once in several full runs B went on reading its own data (suspected: a
 # reset or a break B never applied, or one the server delayed); the kAFS
 # callback events of a failed run go to the console.
+tc_cb_events="afs_cb_call afs_cm_no_server afs_cm_no_server_u afs_cb_break afs_cb_miss"
 tc_restart() {
 	tc_is a /afs/tc/restart "old restart" && tc_is b /mnt/tc/tc/restart "old restart" ||
 		{ echo "the clients do not see the file before the restart"; return 1; }
-	tc_trace 1
+	# shellcheck disable=SC2086
+	trace_on $tc_cb_events
 	tc_restart_sees
 	rc=$?
-	tc_trace 0
+	# shellcheck disable=SC2086
+	trace_off $tc_cb_events
 	[ $rc -eq 0 ] || grep ' afs_c[bm]_' $T/trace > /dev/console
 	return $rc
-}
-
-# tc_trace <1|0>: kAFS's callback events on (from an empty buffer) or off.
-T=/sys/kernel/tracing
-tc_trace() {
-	mount -t tracefs tracefs $T 2> /dev/null
-	echo 0 > $T/tracing_on
-	[ "$1" = 0 ] || echo > $T/trace
-	for e in afs_cb_call afs_cm_no_server afs_cm_no_server_u afs_cb_break afs_cb_miss; do
-		echo "$1" > $T/events/afs/$e/enable
-	done
-	echo "$1" > $T/tracing_on
 }
 
 tc_restart_sees() {
@@ -223,12 +215,8 @@ tc_restart_sees() {
 # reset or break: 20 more opens fetch no status at all.
 tc_reset_once() {
 	cat /afs/tc/restart > /dev/null || return 1
-	mount -t tracefs tracefs $T 2> /dev/null
-	echo 0 > $T/tracing_on
-	echo > $T/trace
-	echo 1 > $T/events/afs/afs_make_fs_call/enable
 	: > /afs/tc/reset-control || return 1
-	echo 1 > $T/tracing_on
+	trace_on afs_make_fs_call
 	i=0
 	while [ $i -lt 20 ] && cat /afs/tc/restart > /dev/null; do
 		i=$((i + 1))
@@ -238,8 +226,7 @@ tc_reset_once() {
 	# a pass (afs_make_fs_call traces calls on a vnode; a create is
 	# afs_make_fs_call1's).
 	chmod 600 /afs/tc/reset-control
-	echo 0 > $T/tracing_on
-	echo 0 > $T/events/afs/afs_make_fs_call/enable
+	trace_off afs_make_fs_call
 	rm -f /afs/tc/reset-control
 	echo "measured: $i opens of a cached file, $n status fetches"
 	[ $i -eq 20 ] || { echo "open $((i + 1)) failed"; return 1; }

@@ -21,6 +21,7 @@ cat > /tmp/tc.sh <<'EOF'
 # The two-client topic's functions (e2e/topics/50-twoclients.sh).
 . /e2e/lib/tap.sh
 . /e2e/lib/trace.sh
+. /e2e/lib/leaks.sh
 CELL=test.example
 ADDR=127.1.0.1
 HOST=afs.$CELL
@@ -337,26 +338,6 @@ tc_unacked() {
 	[ $rc = 0 ] && tc_kernel_quiet
 }
 
-# tc_no_leak: the debug kernel's kmemleak finds no object that nothing
-# points to with a kAFS or rxrpc function in its allocation's backtrace,
-# after every namespace above is gone.  kmemleak passes over an object that
-# changed since the previous scan, so scan twice.  Whole reports go to the
-# console (the TAP keeps 20 lines).
-tc_no_leak() {
-	K=/sys/kernel/debug/kmemleak
-	echo scan > $K && sleep 6 && echo scan > $K || return 1
-	cat $K > /tmp/tc-leaks
-	echo "kmemleak: $(grep -c '^unreferenced object' /tmp/tc-leaks) unreferenced objects in all"
-	awk '/^unreferenced object/ { if (ours) print o; o = ""; ours = 0 }
-	     /\] (afs|yfs|rxrpc|rxkad)_/ { ours = 1 }
-	     { o = o $0 "\n" }
-	     END { if (ours) print o }' /tmp/tc-leaks > /tmp/tc-ours
-	[ -s /tmp/tc-ours ] || return 0
-	cat /tmp/tc-ours > /dev/console
-	head -n 18 /tmp/tc-ours
-	return 1
-}
-
 # A check's command: "sh /tmp/tc.sh <function> <args>".
 [ $# -eq 0 ] || "$@"
 EOF
@@ -417,9 +398,8 @@ check "twoclients: 8 volumes mounted at once in a fresh namespace, then deleted"
 	$TC tc_parallel
 check "twoclients: a namespace's exit ends a CM call whose reply is never acknowledged" \
 	$TC tc_unacked
-# Only the debug kernel (AFS_E2E_KERNEL=debug) has kmemleak.
-mount -t debugfs debugfs /sys/kernel/debug 2> /dev/null
-[ ! -e /sys/kernel/debug/kmemleak ] ||
-	check "twoclients: kmemleak finds nothing of kAFS's or rxrpc's unfreed" $TC tc_no_leak
+# On the debug kernel, once every namespace above is gone.
+! have_kmemleak ||
+	check "twoclients: kmemleak finds nothing of kAFS's or rxrpc's unfreed" $TC leaks_of_ours
 check "twoclients: umount A" umount $AFS
 cat /tmp/tc-hung-timeout > /proc/sys/kernel/hung_task_timeout_secs

@@ -8,7 +8,7 @@
 #                   end-to-end run against a real OpenAFS cell, and
 #                   upstream fstests' ./check -afs on xfstests/tests.list
 #   make test-long  what does not fit in make test's 45 minutes: the
-#                   two-client topic on a debug kernel
+#                   two-client topic and the soak on a debug kernel
 #   make test-e2e-debug  the two-client E2E topic on a debug kernel with
 #                   kmemleak (in make test-long: docs/servers.md)
 #   make patches    the overlay as a patch series in build/patches/
@@ -30,8 +30,8 @@ TEST_RUNS := console-selftest x86_64 e2e xfstests arm64 sparc x86_64-debug
 RESULTS := console-selftest kunit-x86_64 e2e xfstests kunit-arm64 kunit-sparc \
 	kunit-x86_64-debug
 # Runs that make test leaves out to stay within 45 minutes on two cores.
-LONG_RUNS := e2e-debug
-LONG_RESULTS := e2e-debug
+LONG_RUNS := e2e-debug soak-debug
+LONG_RESULTS := e2e-debug soak-debug
 
 .PHONY: all test test-long deps overlay patches shell bench-e2e xfstests-stock clean test-debug \
 	$(addprefix test-,$(TEST_RUNS) $(LONG_RUNS))
@@ -98,6 +98,12 @@ test-e2e: deps
 test-e2e-debug: deps
 	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=debug AFS_E2E_TOPICS=twoclients \
 		scripts/e2e-run.sh
+
+# The soak (e2e/long/70-soak.sh): 200,000 exerciser operations on the
+# debug kernel, with kmemleak; the time per seed and mode as figures.
+test-soak-debug: deps
+	AFS_SKIP_DEPS=1 AFS_E2E_KERNEL=debug AFS_E2E_TOPICS=soak AFS_E2E_NAME=soak-debug \
+		AFS_E2E_TIMEOUT=$${AFS_E2E_TIMEOUT:-21600} scripts/e2e-run.sh
 
 # Upstream fstests' ./check -afs on xfstests/tests.list (docs/xfstests.md),
 # in the E2E guest with the x86_64 run's kernel.

@@ -65,7 +65,8 @@ done
 [ -z "$fsstress" ] || cp "$fsstress" "$root/bin/fsstress"
 install -m 0755 "$repo/e2e/init" "$root/init"
 mkdir -p "$root/e2e"
-cp -r "$repo/e2e/lib" "$repo/e2e/topics" "$repo/e2e/xfstests.sh" "$root/e2e/"
+cp -r "$repo/e2e/lib" "$repo/e2e/topics" "$repo/e2e/long" "$repo/e2e/xfstests.sh" \
+	"$root/e2e/"
 
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'root:x:0:' > "$root/etc/group"

@@ -10,6 +10,7 @@
 #
 # AFS_E2E_KERNEL=stock boots stock 6.1 kAFS instead (scripts/build-stock.sh),
 # and writes results/e2e-stock.* rather than results/e2e.*.
+# AFS_E2E_NAME names the results instead (results/<name>.*).
 # AFS_E2E_KERNEL=debug boots ours with the checkers of "make test-debug"
 # (KASAN, lockdep, object debugging...) and kmemleak, built in
 # build/kunit-e2e-debug, and writes results/e2e-debug.*.
@@ -28,8 +29,10 @@ mkdir -p "$results"
 which=${AFS_E2E_KERNEL:-ours}
 name=e2e
 [ "$which" = ours ] || name=e2e-$which
+name=${AFS_E2E_NAME:-$name}
 tap=$results/$name.tap log=$results/$name.log summary=$results/$name.summary
-rm -f "$tap" "$log" "$summary"
+bench=$results/$name.bench
+rm -f "$tap" "$log" "$summary" "$bench"
 
 fail() {
 	echo "$name: $*" | tee "$summary" >&2
@@ -58,6 +61,10 @@ echo "$name: guest ran for $(( $(date +%s) - start )) s"
 # The TAP, the verdict.
 tr -d '\r' < "$tap" > "$tap.tmp" && mv "$tap.tmp" "$tap"
 grep -E '^(not )?ok |^# |^Bail out' "$tap" | grep -vE '^ok ' || true
+# Figures a topic measured ("# figure: ..."): printed by scripts/summary.sh
+# after the counts, counted in nothing.
+sed -n "s/^# figure: /$name: /p" "$tap" > "$bench"
+[ -s "$bench" ] || rm -f "$bench"
 # A TODO is a check of a known defect, a SKIP one that cannot run here:
 # both reported, counted as skipped, neither a failure.
 passed=$(grep '^ok ' "$tap" | grep -vEc '# (TODO|SKIP)' || true)

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Soak: 200,000 operations of the exerciser (e2e/helpers/afs-exercise.c)
+# against the cell, for make test-long on the debug kernel, where KASAN,
+# lockdep and the object checkers watch the write path for far longer than
+# the writes topic runs it: one process (5 seeds of 10,000 operations),
+# four processes on their own files (5 x 4 x 2,500), two sharing a file
+# with a sync() loop (5 x 2 x 5,000), and four with the fileserver stopped
+# for 25 s in each seed, longer than a call's timeout (5 x 4 x 2,500,
+# timed-out calls tried again).  Writeback runs during the writes (small
+# dirty limits, as in the writes topic).  The time of each seed is printed
+# per mode as figures (median and range).  e2e.soak_ops=N on the kernel
+# command line (AFS_E2E_APPEND) makes every seed N operations instead of
+# 10,000: a short run of the same checks.
+
+check "soak: mount %$CELL:e2e" afs-mount %$CELL:e2e $AFS
+mkdir -p $AFS/soak
+soak_ops=$(arg e2e.soak_ops)
+: "${soak_ops:=10000}"
+soak_timeout=$CHECK_TIMEOUT
+CHECK_TIMEOUT=3600
+echo 65536 > /proc/sys/vm/dirty_background_bytes
+echo 262144 > /proc/sys/vm/dirty_bytes
+
+# soak_stopped <exerciser options...>: the exerciser with the fileserver
+# stopped for 25 s from its 5th second.
+soak_stopped() {
+	afs-exercise -r "$@" > /tmp/soak-ex.out 2>&1 &
+	ex=$!
+	sleep 5
+	fs=$(pidof fileserver)
+	kill -STOP $fs
+	sleep 25
+	kill -CONT $fs
+	wait $ex
+	rc=$?
+	tail -n 20 /tmp/soak-ex.out
+	return $rc
+}
+
+# soak <mode> <seed> <command...>: one seed as a check, its time noted.
+soak() {
+	mode=$1 seed=$2
+	shift 2
+	t0=$(uptime_s)
+	check "soak: $mode, seed $seed, $soak_ops operations" "$@"
+	echo $(($(uptime_s) - t0)) >> /tmp/soak-$mode.times
+}
+
+# soak_figures <mode>: "median M s, range A-B s over N seeds".
+soak_figures() {
+	sort -n /tmp/soak-$1.times | awk '{ t[NR] = $1 }
+		END { printf "median %s s, range %s-%s s over %d seeds\n",
+		      NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2,
+		      t[1], t[NR], NR }'
+}
+
+for seed in 101 102 103 104 105; do
+	soak single $seed afs-exercise -m single -n $soak_ops -s $seed $AFS/soak
+done
+for seed in 111 112 113 114 115; do
+	soak multi $seed afs-exercise -m multi -p 4 -n $((soak_ops / 4)) -s $seed $AFS/soak
+done
+for seed in 121 122 123 124 125; do
+	soak shared $seed afs-exercise -m shared -p 2 -n $((soak_ops / 2)) -s $seed $AFS/soak
+done
+for seed in 131 132 133 134 135; do
+	soak stopped $seed soak_stopped -m multi -p 4 -n $((soak_ops / 4)) -s $seed $AFS/soak
+done
+for mode in single multi shared stopped; do
+	tap "# figure: soak, $mode: $(soak_figures $mode)"
+done
+
+echo 0 > /proc/sys/vm/dirty_bytes
+echo 0 > /proc/sys/vm/dirty_background_bytes
+echo 20 > /proc/sys/vm/dirty_ratio
+echo 10 > /proc/sys/vm/dirty_background_ratio
+CHECK_TIMEOUT=$soak_timeout
+soak_own_stores_kept() { [ "$(own_store_taken_for_change)" -eq 0 ]; }
+check "soak: no own store taken for another's change" soak_own_stores_kept
+! have_kmemleak ||
+	check "soak: kmemleak finds nothing of kAFS's or rxrpc's unfreed" leaks_of_ours
+check "soak: umount" umount $AFS

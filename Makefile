@@ -11,6 +11,8 @@
 #                   two-client topic and the soak on a debug kernel
 #   make test-e2e-debug  the two-client E2E topic on a debug kernel with
 #                   kmemleak (in make test-long: docs/servers.md)
+#   make test-soak-debug  200,000 write-exerciser operations on the same
+#                   kernel, timed (in make test-long: docs/e2e.md)
 #   make patches    the overlay as a patch series in build/patches/
 #   make shell      a shell in the E2E guest, with the cell up and mounted
 #   make bench-e2e  stock 6.1 kAFS against ours on the same workload

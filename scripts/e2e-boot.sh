@@ -7,7 +7,8 @@
 #	scripts/e2e-boot.sh <kernel> check|bench|xfstests <console log> <tap file>
 #	scripts/e2e-boot.sh <kernel> shell
 #
-# AFS_E2E_TOPICS=a,b runs only those topics (e2e/topics/*-<topic>.sh).
+# AFS_E2E_TOPICS=a,b runs only those topics (e2e/topics/*-<topic>.sh, or
+# else e2e/long/*-<topic>.sh).
 # AFS_E2E_APPEND adds to the kernel command line, AFS_E2E_QEMU_ARGS to
 # QEMU's (split on white space).
 # Exits with QEMU's status, 124 on a timeout (AFS_E2E_TIMEOUT, 2400 s).

@@ -10,10 +10,11 @@
 #
 # AFS_E2E_KERNEL=stock boots stock 6.1 kAFS instead (scripts/build-stock.sh),
 # and writes results/e2e-stock.* rather than results/e2e.*.
-# AFS_E2E_NAME names the results instead (results/<name>.*).
 # AFS_E2E_KERNEL=debug boots ours with the checkers of "make test-debug"
 # (KASAN, lockdep, object debugging...) and kmemleak, built in
 # build/kunit-e2e-debug, and writes results/e2e-debug.*.
+# AFS_E2E_NAME=<name> writes results/<name>.* instead.  Lines "# figure:
+# ..." of the TAP, a topic's measured figures, go to results/<name>.bench.
 #
 # Writes results/e2e.tap and results/e2e.log (the whole console).  Fails on
 # any "not ok", a bail-out, a missing or short plan, a kernel warning or oops

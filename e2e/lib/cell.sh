@@ -146,9 +146,3 @@ cell_kill_vlserver() {
 	kill -9 "$vl_pid" 2> /dev/null
 	wait_for 10 sh -c "[ ! -e /proc/$vl_pid ] || grep -q ') Z ' /proc/$vl_pid/stat"
 }
-
-# The console's count of the file's own stores that kAFS took for another
-# client's change ("vnode modified ... FS.StoreData"), dropping its cache.
-own_store_taken_for_change() {
-	dmesg | grep -c 'vnode modified .* FS\.StoreData'
-}

@@ -25,3 +25,26 @@ trace_off() {
 		echo 0 > $T/events/afs/$e/enable
 	done
 }
+
+# trace_timed_out [vnode]: the calls traced by afs_make_fs_call and
+# afs_call_done that ended in a timeout (ETIME, ETIMEDOUT), counted by
+# operation; given a vnode number in hex, as the trace prints it
+# (printf %06x), only the calls on that vnode.
+trace_timed_out() {
+	awk -v vnode="${1:-}" '
+		/ afs_make_fs_call: / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^c=/)
+					c = $i
+				else if ($i ~ /^[0-9a-f]+:[0-9a-f]+:[0-9a-f]+$/)
+					split($i, fid, ":")
+			if (vnode == "" || fid[2] == vnode)
+				op[c] = $NF
+		}
+		/ afs_call_done: / && / ret=-(62|110) / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^c=/ && $i in op)
+					n[op[$i]]++
+		}
+		END { for (o in n) print n[o], o }' $T/trace
+}

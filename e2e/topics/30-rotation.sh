@@ -17,7 +17,7 @@ rotation_check() {
 	directive=
 	[ -z "${3:-}" ] || directive=" # TODO $3"
 	run_check "$directive" "$1" sh -c ". /e2e/lib/tap.sh && . /e2e/lib/cell.sh &&
-		. /e2e/lib/rotation.sh && $2"
+		. /e2e/lib/stores.sh && . /e2e/lib/rotation.sh && $2"
 	{ grep '^measured: ' /tmp/check.out; rot_seen "$lines" | sed 's/^/log: /'; } > /tmp/rot.notes
 	tap_diag /tmp/rot.notes 30
 }

@@ -95,39 +95,10 @@ struct afs_rotate_decision {
 	int			error;		/* SUCCEED, FAIL: for op->error */
 };
 
-/*
- * The one order of "the most meaningful error", for the calls' errors and the
- * probes' alike: a server's own answer beats everything; then, as
- * afs_prioritise_error() orders them, an error that something on the network
- * sent back (a reset, a refusal, an unreachable host or net) beats a local
- * failure, which beats silence (a timeout), which beats having had nowhere to
- * send the call.  Any errno not named here is taken to be a server's answer:
- * the decision only remembers errnos it made from an abort and those below.
- */
-static int afs_rotate_error_rank(int error)
-{
-	switch (error) {
-	case 0:			return 0;
-	case -EDESTADDRREQ:	return 1;
-	case -ETIME:
-	case -ETIMEDOUT:	return 2;
-	case -ENOMEM:
-	case -ENONET:		return 3;
-	case -ERFKILL:		return 4;
-	case -EADDRNOTAVAIL:	return 5;
-	case -ENETUNREACH:	return 6;
-	case -EHOSTUNREACH:	return 7;
-	case -EHOSTDOWN:	return 8;
-	case -ECONNREFUSED:	return 9;
-	case -ECONNRESET:	return 10;
-	default:		return 11;
-	}
-}
-
 /* Remember @error if it says as much as the one remembered, or more. */
 static void afs_rotate_note_error(struct afs_operation *op, int error)
 {
-	if (afs_rotate_error_rank(error) >= afs_rotate_error_rank(op->rotate_error))
+	if (afs_error_rank(error) >= afs_error_rank(op->rotate_error))
 		op->rotate_error = error;
 }
 
@@ -609,7 +580,7 @@ static int afs_rotate_probe_error(const struct afs_operation *op)
 		error = READ_ONCE(s->probe.error);
 		if (error == -ECONNABORTED)
 			error = afs_abort_to_error(READ_ONCE(s->probe.abort_code));
-		if (afs_rotate_error_rank(error) > afs_rotate_error_rank(best))
+		if (afs_error_rank(error) > afs_error_rank(best))
 			best = error;
 	}
 	return best;

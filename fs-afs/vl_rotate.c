@@ -70,32 +70,10 @@ struct afs_vl_rotate_decision {
 	int			error;		/* FAIL: the error to report */
 };
 
-/*
- * How meaningful an error is to whoever gets it: a server's own answer beats
- * a timeout or a reset call, which beat the local network errors, which beat
- * having had nowhere to send the call.
- */
-static int afs_vl_error_rank(int error)
-{
-	switch (error) {
-	case 0:			return 0;
-	case -EDESTADDRREQ:	return 1;
-	case -ERFKILL:		return 2;
-	case -EADDRNOTAVAIL:	return 3;
-	case -ENETUNREACH:	return 4;
-	case -EHOSTUNREACH:	return 5;
-	case -EHOSTDOWN:	return 6;
-	case -ECONNREFUSED:	return 7;
-	case -ECONNRESET:
-	case -ETIME:
-	case -ETIMEDOUT:	return 8;
-	default:		return 9;	/* The server answered */
-	}
-}
-
+/* Remember @error if it says as much as the one remembered, or more. */
 static void afs_vl_note_error(struct afs_vl_rotate_state *state, int error)
 {
-	if (afs_vl_error_rank(error) >= afs_vl_error_rank(state->error))
+	if (afs_error_rank(error) >= afs_error_rank(state->error))
 		state->error = error;
 }
 

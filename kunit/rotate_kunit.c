@@ -1042,6 +1042,42 @@ static struct kunit_suite afs_rotate_driver_suite = {
 	.test_cases = afs_rotate_driver_cases,
 };
 
+/* The probes keep the most meaningful of their errors in the order the
+ * decisions above do (afs_error_rank(): an errno it does not name, such as a
+ * key's, says more than the network), and a server's answer for good.
+ */
+static void afs_prioritise_error_order(struct kunit *test)
+{
+	static const struct {
+		int	error;
+		u32	abort_code;
+		int	kept;
+	} steps[] = {
+		{ -EDESTADDRREQ, 0, -EDESTADDRREQ },
+		{ -ETIMEDOUT, 0, -ETIMEDOUT },
+		{ -ENOMEM, 0, -ENOMEM },
+		{ -ECONNREFUSED, 0, -ECONNREFUSED },
+		{ -ETIME, 0, -ECONNREFUSED },
+		{ -EHOSTUNREACH, 0, -ECONNREFUSED },
+		{ 0, 0, -ECONNREFUSED },
+		{ -ECONNRESET, 0, -ECONNRESET },
+		{ -EKEYEXPIRED, 0, -EKEYEXPIRED },
+		{ -ECONNRESET, 0, -EKEYEXPIRED },
+		{ -ECONNABORTED, VNOVOL, -ENOMEDIUM },
+		{ -ECONNRESET, 0, -ENOMEDIUM },
+		{ -EIO, 0, -ENOMEDIUM },
+		{ -ECONNABORTED, VBUSY, -EBUSY },
+	};
+	struct afs_error e = {};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		afs_prioritise_error(&e, steps[i].error, steps[i].abort_code);
+		KUNIT_EXPECT_EQ_MSG(test, e.error, steps[i].kept, "step %d", i);
+	}
+	KUNIT_EXPECT_TRUE(test, e.responded);
+}
+
 static struct kunit_case afs_rotate_test_cases[] = {
 	KUNIT_CASE_PARAM(afs_rotate_decide_table, afs_test_rotate_gen_params),
 	KUNIT_CASE(afs_rotate_offline_then_other_server),
@@ -1056,6 +1092,7 @@ static struct kunit_case afs_rotate_test_cases[] = {
 	KUNIT_CASE(afs_rotate_all_unreachable),
 	KUNIT_CASE(afs_rotate_locked_file_sleeps),
 	KUNIT_CASE(afs_rotate_signal_during_sleep),
+	KUNIT_CASE(afs_prioritise_error_order),
 	{}
 };
 

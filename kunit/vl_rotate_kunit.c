@@ -89,12 +89,15 @@ static const struct afs_vl_rotate_case afs_vl_rotate_cases[] = {
 	  .action = AFS_TEST_A(NEXT_ADDRESS), .error = -EADDRNOTAVAIL },
 	{ "ERFKILL", .in = AFS_TEST_CALL(-ERFKILL),
 	  .action = AFS_TEST_A(NEXT_ADDRESS), .error = -ERFKILL },
-	{ "a timeout beats a refused connection", .prior = -ECONNREFUSED,
-	  .in = AFS_TEST_CALL(-ETIMEDOUT), .action = AFS_TEST_A(NEXT_ADDRESS),
-	  .error = -ETIMEDOUT },
-	{ "a refused connection does not replace a timeout", .prior = -ETIMEDOUT,
+	{ "a refused connection beats a timeout", .prior = -ETIMEDOUT,
 	  .in = AFS_TEST_CALL(-ECONNREFUSED), .action = AFS_TEST_A(NEXT_ADDRESS),
-	  .error = -ETIMEDOUT },
+	  .error = -ECONNREFUSED },
+	{ "a timeout does not replace a refused connection", .prior = -ECONNREFUSED,
+	  .in = AFS_TEST_CALL(-ETIMEDOUT), .action = AFS_TEST_A(NEXT_ADDRESS),
+	  .error = -ECONNREFUSED },
+	{ "a timeout does not replace a reset call", .prior = -ECONNRESET,
+	  .in = AFS_TEST_CALL(-ETIMEDOUT), .action = AFS_TEST_A(NEXT_ADDRESS),
+	  .error = -ECONNRESET },
 	{ "a server's answer beats a timeout", .prior = -ETIMEDOUT,
 	  .in = AFS_TEST_ABORT(AFSVL_IO), .action = AFS_TEST_A(NEXT_SERVER),
 	  .error = -EREMOTEIO },
@@ -128,9 +131,12 @@ static const struct afs_vl_rotate_case afs_vl_rotate_cases[] = {
 	{ "no server left: a call's answer beats the probes' timeout",
 	  .prior = -EREMOTEIO, .in = AFS_TEST_EVENT(NO_SERVERS, -ETIMEDOUT),
 	  .action = AFS_TEST_A(FAIL), .error = -EREMOTEIO },
-	{ "no server left: the probes' timeout beats a refused call",
+	{ "no server left: a refused call beats the probes' timeout",
 	  .prior = -ECONNREFUSED, .in = AFS_TEST_EVENT(NO_SERVERS, -ETIMEDOUT),
-	  .action = AFS_TEST_A(FAIL), .error = -ETIMEDOUT },
+	  .action = AFS_TEST_A(FAIL), .error = -ECONNREFUSED },
+	{ "no server left: ENOMEM is not a server's answer",
+	  .prior = -EHOSTUNREACH, .in = AFS_TEST_EVENT(NO_SERVERS, -ENOMEM),
+	  .action = AFS_TEST_A(FAIL), .error = -EHOSTUNREACH },
 	{ "no server left after a reset: once more from the start",
 	  .flags = AFS_TEST_RETRY, .prior = -ECONNRESET,
 	  .in = AFS_TEST_EVENT(NO_SERVERS, 0), .action = AFS_TEST_A(START),
@@ -392,9 +398,9 @@ static void afs_vl_rotate_driver_all_unreachable(struct kunit *test)
 {
 	struct afs_vl_driver_fixture *f = afs_test_vl_fixture(test);
 
-	KUNIT_EXPECT_EQ(test, AFS_TEST_RUN(test, { -ECONNREFUSED }, { -ETIMEDOUT },
-					   { -EHOSTUNREACH }, { -ECONNREFUSED }),
-			-ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, AFS_TEST_RUN(test, { -ETIMEDOUT }, { -ECONNREFUSED },
+					   { -EHOSTUNREACH }, { -ETIMEDOUT }),
+			-ECONNREFUSED);
 	KUNIT_EXPECT_STREQ(test, f->trace, "A0 A1 B0 B1");
 }
 

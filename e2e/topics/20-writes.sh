@@ -87,7 +87,7 @@ writes_exercise shared 2 600 21 22 23 24 25 26
 # A store whose reply is lost (e2e/lib/stores.sh): the fileserver stops
 # answering for longer than a call's timeout while the exerciser runs, and
 # a store of another file is begun once it has stopped; the server stays
-# stopped until that store has timed out.  A call of the exerciser that
+# stopped until a store has timed out.  A call of the exerciser that
 # fails with a timeout meanwhile is tried again (-r), as an application
 # may.  The data of both must come out right, and no store the server
 # applied late may be taken for another client's change.
@@ -117,15 +117,15 @@ writes_lost_reply() {
 }
 
 # writes_store_reply_lost <seed>: the scenario of writes_lost_reply was
-# reached: the store begun with the server stopped timed out.
+# reached: a store timed out.
 writes_store_reply_lost() {
 	cat /tmp/lost-$1.out
-	grep -q 'timed out: yes$' /tmp/lost-$1.out
+	grep -q 'a store timed out: yes;' /tmp/lost-$1.out
 }
 for seed in 31 32; do
-	check "exerciser and one more store, the fileserver stopped until that store timed out, seed $seed: data intact, no own store taken for a change" \
+	check "exerciser and one more store, the fileserver stopped until a store timed out, seed $seed: data intact, no own store taken for a change" \
 		writes_lost_reply $seed
-	check "... seed $seed: the store's reply was lost (the scenario was reached)" \
+	check "... seed $seed: a store's reply was lost (the scenario was reached)" \
 		writes_store_reply_lost $seed
 done
 writes_default_dirty

@@ -19,7 +19,8 @@ own_store_taken_for_change() {
 # Fails if no store timed out.  Whether <file>'s own store was among them
 # is reported, not required: with writers busy on the server, a store begun
 # after the stop did not always time out within 60 s (2026-12-07, the
-# soak's four writers).  The writer's output and exit status (afs-pwrite:
+# soak's four writers); and in one run of the writes topic no store timed
+# out within 60 s at all: then the calls in flight are printed.  The writer's output and exit status (afs-pwrite:
 # 0, or 3 if only its fsync() failed) are left in /tmp/lost-write.out.
 lose_store_reply() {
 	vnode=$(printf '%06x' "$(stat -c %i "$1")")
@@ -32,9 +33,16 @@ lose_store_reply() {
 		sleep 1
 		waited=$((waited + 1))
 	done
-	kill -CONT $fs
 	trace_timed_out | grep -Eq ' FS[.]StoreData(64)?$'
 	lost=$?
+	# What was in flight at the end of the stop, for a run that saw no
+	# store time out.
+	if [ $lost -ne 0 ]; then
+		echo "uptime $(cut -d' ' -f1 /proc/uptime); calls in flight (call, made at, fid, op):"
+		trace_open_calls | head -n 12
+		echo "timed out by operation: $(trace_timed_out | tr '\n' ' ')"
+	fi
+	kill -CONT $fs
 	own=no
 	trace_timed_out $vnode | grep -Eq ' FS[.]StoreData(64)?$' && own=yes
 	wait $writer

@@ -48,3 +48,19 @@ trace_timed_out() {
 		}
 		END { for (o in n) print n[o], o }' $T/trace
 }
+
+# trace_open_calls: the calls traced by afs_make_fs_call with no
+# afs_call_done yet: when each was made (trace time), its fid and operation.
+trace_open_calls() {
+	awk '/ afs_make_fs_call: / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^c=/)
+					open[$i] = $(i - 2) " " $(i + 1) " " $NF
+		}
+		/ afs_call_done: / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^c=/)
+					delete open[$i]
+		}
+		END { for (c in open) print c, open[c] }' $T/trace
+}

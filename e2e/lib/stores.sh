@@ -20,8 +20,9 @@ own_store_taken_for_change() {
 # is reported, not required: with writers busy on the server, a store begun
 # after the stop did not always time out within 60 s (2026-12-07, the
 # soak's four writers); and in one run of the writes topic no store timed
-# out within 60 s at all: then the calls in flight are printed.  The writer's output and exit status (afs-pwrite:
-# 0, or 3 if only its fsync() failed) are left in /tmp/lost-write.out.
+# out within 60 s at all: then the calls in flight are printed.  The
+# writer's output and exit status (afs-pwrite: 0, or 3 if only its
+# fsync() failed) are left in /tmp/lost-write.out.
 lose_store_reply() {
 	vnode=$(printf '%06x' "$(stat -c %i "$1")")
 	fs=$(pidof fileserver)

@@ -12,28 +12,14 @@
  * server's list of volumes (server->volumes, by volume ID, under the cell's
  * vs_lock).
  *
- * The deciding parts are pure functions on arrays: which VLDB entries to
- * take, sorting with duplicates set aside, and the merge walk.  The rest
- * looks the servers up and moves the list links.
+ * Which VLDB entries to take, and the sort with repeats set aside, are
+ * pure functions on arrays; the rest looks servers up and moves links.
  */
 
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include "internal.h"
-
-/* One step of the walk that merges an old server list into a new one. */
-enum afs_slist_step {
-	AFS_SLIST_KEEP,		/* A server in both: the new entry replaces the old */
-	AFS_SLIST_ADD,		/* A server only in the new list */
-	AFS_SLIST_DROP,		/* A server only in the old list */
-};
-
-struct afs_slist_move {
-	enum afs_slist_step	step;
-	unsigned char		n;	/* Index in the new list (KEEP, ADD) */
-	unsigned char		o;	/* Index in the old list (KEEP, DROP) */
-};
 
 /**
  * afs_put_serverlist - Drop a reference on a server list
@@ -99,26 +85,19 @@ static int afs_slist_cmp_entries(const void *a, const void *b)
  */
 static unsigned int afs_slist_sort_dedupe(struct afs_server_entry *e, unsigned int nr)
 {
-	struct afs_server_entry tmp;
-	unsigned int i, j, uniq;
+	unsigned int i, uniq = 1;
 
 	if (nr == 0)
 		return 0;
 
 	sort(e, nr, sizeof(*e), afs_slist_cmp_entries, NULL);
 
-	/* e[0, uniq) are distinct; a repeat is rotated to the end. */
-	uniq = 1;
+	/* e[0, uniq) are distinct and e[uniq, i) repeats. */
 	for (i = 1; i < nr; i++) {
-		if (e[i].server == e[uniq - 1].server)
-			continue;
-		if (i != uniq) {
-			tmp = e[i];
-			for (j = i; j > uniq; j--)
-				e[j] = e[j - 1];
-			e[uniq] = tmp;
+		if (e[i].server != e[uniq - 1].server) {
+			swap(e[i], e[uniq]);
+			uniq++;
 		}
-		uniq++;
 	}
 	return uniq;
 }
@@ -221,37 +200,6 @@ bool afs_annotate_server_list(struct afs_server_list *new,
 }
 
 /*
- * The walk that merges @old into @new, both sorted and without repeats:
- * every server of either list once, in order.  Fills @moves, which has room
- * for both lists' entries, and returns the number of steps.
- */
-static unsigned int afs_slist_merge_walk(const struct afs_server_list *new,
-					 const struct afs_server_list *old,
-					 struct afs_slist_move *moves)
-{
-	unsigned int n = 0, o = 0, nr = 0;
-	int diff;
-
-	while (n < new->nr_servers || o < old->nr_servers) {
-		if (n >= new->nr_servers)
-			diff = 1;
-		else if (o >= old->nr_servers)
-			diff = -1;
-		else
-			diff = afs_slist_cmp_servers(new->servers[n].server,
-						     old->servers[o].server);
-
-		if (diff == 0)
-			moves[nr++] = (struct afs_slist_move){ AFS_SLIST_KEEP, n++, o++ };
-		else if (diff < 0)
-			moves[nr++] = (struct afs_slist_move){ AFS_SLIST_ADD, n++, 0 };
-		else
-			moves[nr++] = (struct afs_slist_move){ AFS_SLIST_DROP, 0, o++ };
-	}
-	return nr;
-}
-
-/*
  * Put @se on its server's list of volumes, which is ordered by volume ID.
  * The caller holds the cell's vs_lock.
  */
@@ -298,32 +246,31 @@ void afs_attach_volume_to_servers(struct afs_volume *volume, struct afs_server_l
 void afs_reattach_volume_to_servers(struct afs_volume *volume, struct afs_server_list *new,
 				    struct afs_server_list *old)
 {
-	struct afs_slist_move moves[2 * AFS_NMAXNSERVERS];
-	unsigned int i, nr;
+	unsigned int n = 0, o = 0;
+	int diff;
 
 	if (!old->attached) {
 		afs_attach_volume_to_servers(volume, new);
 		return;
 	}
 
-	nr = afs_slist_merge_walk(new, old, moves);
-
+	/* Both lists are sorted: walk them side by side. */
 	spin_lock(&volume->cell->vs_lock);
-	for (i = 0; i < nr; i++) {
-		struct afs_server_entry *pn = &new->servers[moves[i].n];
-		struct afs_server_entry *po = &old->servers[moves[i].o];
+	while (n < new->nr_servers || o < old->nr_servers) {
+		if (n >= new->nr_servers)
+			diff = 1;
+		else if (o >= old->nr_servers)
+			diff = -1;
+		else
+			diff = afs_slist_cmp_servers(new->servers[n].server,
+						     old->servers[o].server);
 
-		switch (moves[i].step) {
-		case AFS_SLIST_KEEP:
-			list_replace_rcu(&po->slink, &pn->slink);
-			break;
-		case AFS_SLIST_ADD:
-			afs_slist_link_entry(volume, pn);
-			break;
-		case AFS_SLIST_DROP:
-			list_del_rcu(&po->slink);
-			break;
-		}
+		if (diff == 0)
+			list_replace_rcu(&old->servers[o++].slink, &new->servers[n++].slink);
+		else if (diff < 0)
+			afs_slist_link_entry(volume, &new->servers[n++]);
+		else
+			list_del_rcu(&old->servers[o++].slink);
 	}
 	new->attached = true;
 	old->attached = false;

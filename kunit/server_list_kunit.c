@@ -206,58 +206,6 @@ static int afs_test_index_of(const struct afs_server_list *slist, const struct a
 	return -1;
 }
 
-/* The merge walk against a reference: every server of either list, in
- * order, once; KEEP with both indices where it is in both lists, ADD where
- * only in the new one, DROP where only in the old one.
- */
-static void afs_server_list_merge_walk_random(struct kunit *test)
-{
-	struct afs_slist_fixture *f = test->priv;
-	struct afs_slist_move moves[2 * AFS_NMAXNSERVERS];
-	struct afs_server_list *new, *old;
-	struct afs_server *union_[AFS_TEST_POOL], *s;
-	unsigned int round, nr, nr_union, i, j;
-	int n, o;
-
-	for (round = 0; round < AFS_TEST_ROUNDS; round++) {
-		new = afs_test_random_slist(test, f);
-		old = afs_test_random_slist(test, f);
-
-		/* The reference: the union in order, by insertion. */
-		nr_union = 0;
-		for (i = 0; i < AFS_TEST_POOL; i++) {
-			s = f->pool[i];
-			if (afs_test_index_of(new, s) < 0 && afs_test_index_of(old, s) < 0)
-				continue;
-			for (j = nr_union; j > 0 && afs_test_server_before(s, union_[j - 1]); j--)
-				union_[j] = union_[j - 1];
-			union_[j] = s;
-			nr_union++;
-		}
-
-		nr = afs_slist_merge_walk(new, old, moves);
-		KUNIT_ASSERT_EQ_MSG(test, nr, nr_union, "round %u", round);
-		for (i = 0; i < nr; i++) {
-			n = afs_test_index_of(new, union_[i]);
-			o = afs_test_index_of(old, union_[i]);
-			if (n >= 0 && o >= 0) {
-				KUNIT_ASSERT_EQ_MSG(test, moves[i].step, AFS_SLIST_KEEP,
-						    "round %u step %u", round, i);
-				KUNIT_ASSERT_EQ(test, moves[i].n, n);
-				KUNIT_ASSERT_EQ(test, moves[i].o, o);
-			} else if (n >= 0) {
-				KUNIT_ASSERT_EQ_MSG(test, moves[i].step, AFS_SLIST_ADD,
-						    "round %u step %u", round, i);
-				KUNIT_ASSERT_EQ(test, moves[i].n, n);
-			} else {
-				KUNIT_ASSERT_EQ_MSG(test, moves[i].step, AFS_SLIST_DROP,
-						    "round %u step %u", round, i);
-				KUNIT_ASSERT_EQ(test, moves[i].o, o);
-			}
-		}
-	}
-}
-
 static struct afs_volume *afs_test_volume(struct kunit *test,
 					  struct afs_slist_fixture *f, afs_volid_t vid)
 {
@@ -306,7 +254,8 @@ static void afs_test_check_attached(struct kunit *test, struct afs_slist_fixture
 }
 
 /* Reattaching moves a volume from its old list to the new one on every
- * server's volume list, leaving another volume's entries alone; detaching
+ * server's volume list (the merge walk: a server in both lists, in one,
+ * or in the other), leaving another volume's entries alone; detaching
  * the new list afterwards empties them of the volume.
  */
 static void afs_server_list_reattach_random(struct kunit *test)
@@ -384,7 +333,6 @@ static void afs_server_list_annotate(struct kunit *test)
 static struct kunit_case afs_server_list_cases[] = {
 	KUNIT_CASE_PARAM(afs_server_list_pick_by_type, afs_slist_pick_gen_params),
 	KUNIT_CASE(afs_server_list_sort_dedupe_random),
-	KUNIT_CASE(afs_server_list_merge_walk_random),
 	KUNIT_CASE(afs_server_list_reattach_random),
 	KUNIT_CASE(afs_server_list_annotate),
 	{}

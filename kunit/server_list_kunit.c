@@ -225,6 +225,19 @@ static void afs_test_fill_volume(struct afs_server_list *slist, struct afs_volum
 		slist->servers[i].volume = volume;
 }
 
+/* Is @se one of the entries of @lists? */
+static bool afs_test_entry_of(struct afs_server_list **lists, unsigned int nr_lists,
+			      const struct afs_server_entry *se)
+{
+	unsigned int l, k;
+
+	for (l = 0; l < nr_lists; l++)
+		for (k = 0; k < lists[l]->nr_servers; k++)
+			if (se == &lists[l]->servers[k])
+				return true;
+	return false;
+}
+
 /* Is every server's volume list exactly the entries of @lists that name it,
  * in volume ID order?
  */
@@ -243,6 +256,8 @@ static void afs_test_check_attached(struct kunit *test, struct afs_slist_fixture
 		have = 0;
 		last = 0;
 		list_for_each_entry(se, &f->pool[i]->volumes, slink) {
+			KUNIT_ASSERT_TRUE_MSG(test, afs_test_entry_of(lists, nr_lists, se),
+					      "round %u server %u: an entry of no list", round, i);
 			KUNIT_EXPECT_PTR_EQ(test, se->server, f->pool[i]);
 			KUNIT_EXPECT_GE_MSG(test, se->volume->vid, last,
 					    "round %u server %u", round, i);

@@ -18,10 +18,9 @@ own_store_taken_for_change() {
 # the writer.  The caller traces afs_make_fs_call and afs_call_done.
 # Fails if no store timed out (then the calls in flight are printed).
 # Whether <file>'s own store was among them is reported, not required: with
-# writers busy on the server, a store begun after the stop may wait in the
-# rotation for a probe of the stopped server instead.  The writer's output
-# and exit status (afs-pwrite: 0, or 3 if only its fsync() failed) are left
-# in /tmp/lost-write.out.
+# the exerciser's writers, it was not always (the soak, 2026-12-07).  The
+# writer's output and exit status (afs-pwrite: 0, or 3 if only its fsync()
+# failed) are left in /tmp/lost-write.out.
 lose_store_reply() {
 	vnode=$(printf '%06x' "$(stat -c %i "$1")")
 	fs=$(pidof fileserver)

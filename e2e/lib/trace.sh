@@ -29,9 +29,11 @@ trace_off() {
 # trace_timed_out [vnode]: the calls traced by afs_make_fs_call and
 # afs_call_done that ended in a timeout, counted by operation; given a
 # vnode number in hex, as the trace prints it (printf %06x), only the calls
-# on that vnode.  A call rxrpc gives up on ends in ETIME, or in ECONNRESET
-# when the server has answered a later packet of the call's connection
-# (6.1's net/rxrpc/call_event.c, abort "EXP"); ETIMEDOUT is kAFS's.
+# on that vnode.  A call rxrpc gives up on (6.1's net/rxrpc/call_event.c,
+# abort "EXP") ends in ETIME, or in ECONNRESET if it had heard from the
+# server and its connection has since had a later packet for another call.
+# afs_call_done is traced wherever kAFS completes a call
+# (afs_set_call_complete()), in the request phase or waiting for the reply.
 trace_timed_out() {
 	awk -v vnode="${1:-}" '
 		/ afs_make_fs_call: / {
@@ -43,7 +45,7 @@ trace_timed_out() {
 			if (vnode == "" || fid[2] == vnode)
 				op[c] = $NF
 		}
-		/ afs_call_done: / && / ret=-(62|104|110) / {
+		/ afs_call_done: / && / ret=-(62|104) / {
 			for (i = 1; i <= NF; i++)
 				if ($i ~ /^c=/ && $i in op)
 					n[op[$i]]++

@@ -107,7 +107,7 @@ writes_lost_reply() {
 	rc=$?
 	trace_off afs_make_fs_call afs_call_done
 	cat /tmp/ex.out /tmp/lost-write.out /tmp/lost-$1.out
-	echo "calls that timed out (ETIME, ECONNRESET, ETIMEDOUT), by operation:" \
+	echo "calls that timed out (ETIME, ECONNRESET), by operation:" \
 	     "$(trace_timed_out | tr '\n' ' ')"
 	store_kept_intact $f /tmp/lost.src || rc=1
 	rm -f $f

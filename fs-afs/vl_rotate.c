@@ -6,10 +6,10 @@
  *
  * After each call to a VL server we decide whether to try the next address,
  * the next server, the same address again without the YFS service, the whole
- * list again, or to stop, and with which error.  The decision is a pure
- * function, afs_vl_rotate_decide(), of the rotation state and what just
- * happened; afs_select_vlserver() is the driver that carries out its
- * actions: reading the cell's list, probing, waiting for the probes and
+ * list again, or to stop, and with which error.  The decision,
+ * afs_vl_judge_call() (and afs_vl_all_tried() at the end of the list), is
+ * pure but for the cursor's flags and error; afs_select_vlserver() carries
+ * it out: reading the cell's list, probing, waiting for the probes and
  * walking the server and address lists.
  *
  * A VL server has no volume states (busy, offline, moved), so the table is
@@ -32,109 +32,80 @@
  */
 #define AFS_VL_CURSOR_DOWNGRADED 0x0008	/* Fell back from YFS once */
 
-/* What just happened. */
-enum afs_vl_rotate_event {
-	AFS_VL_ROTATE_BEGIN,		/* Nothing has been tried yet */
-	AFS_VL_ROTATE_CALL_DONE,	/* A call ended: error, abort_code, yfs */
-	AFS_VL_ROTATE_NO_ADDRESSES,	/* The server has no address left */
-	AFS_VL_ROTATE_NO_SERVERS,	/* Every server was tried: error (probes') */
-	AFS_VL_ROTATE_STEP_FAILED,	/* The driver could not act: error */
-	NR__AFS_VL_ROTATE_EVENTS
-};
-
 /* What to do next. */
-enum afs_vl_rotate_action {
-	AFS_VL_ROTATE_START,		/* (Re)read the list, probe, pick a server */
-	AFS_VL_ROTATE_NEXT_ADDRESS,	/* Same server, next address */
-	AFS_VL_ROTATE_NEXT_SERVER,	/* The next untried server */
-	AFS_VL_ROTATE_DOWNGRADE,	/* Same address, plain VL service */
-	AFS_VL_ROTATE_SUCCEED,		/* Stop: the call succeeded */
-	AFS_VL_ROTATE_FAIL,		/* Stop with the decision's error */
-	NR__AFS_VL_ROTATE_ACTIONS
-};
-
-struct afs_vl_rotate_outcome {
-	enum afs_vl_rotate_event event;
-	int			error;
-	u32			abort_code;	/* CALL_DONE with -ECONNABORTED */
-	bool			yfs;		/* CALL_DONE: went to the YFS service */
-};
-
-struct afs_vl_rotate_state {
-	unsigned int		flags;		/* AFS_VL_CURSOR_* */
-	int			error;		/* Most meaningful error so far */
-};
-
-struct afs_vl_rotate_decision {
-	enum afs_vl_rotate_action action;
-	int			error;		/* FAIL: the error to report */
+enum afs_vl_next {
+	AFS_VL_START,		/* (Re)read the list, probe, pick a server */
+	AFS_VL_NEXT_ADDRESS,	/* Same server, next address */
+	AFS_VL_NEXT_SERVER,	/* The next untried server */
+	AFS_VL_DOWNGRADE,	/* Same address, plain VL service */
+	AFS_VL_SUCCEED,		/* Stop: the call succeeded */
+	AFS_VL_FAIL,		/* Stop with vc->error */
 };
 
 /* Remember @error if it says as much as the one remembered, or more. */
-static void afs_vl_note_error(struct afs_vl_rotate_state *state, int error)
+static int afs_vl_keep_error(int kept, int error)
 {
-	if (afs_error_rank(error) >= afs_error_rank(state->error))
-		state->error = error;
+	return afs_error_rank(error) >= afs_error_rank(kept) ? error : kept;
 }
 
-static struct afs_vl_rotate_decision afs_vl_act(enum afs_vl_rotate_action action)
+static enum afs_vl_next afs_vl_fail(struct afs_vl_cursor *vc, int error)
 {
-	return (struct afs_vl_rotate_decision){ .action = action };
+	vc->error = error;
+	vc->flags |= AFS_VL_CURSOR_STOP;
+	return AFS_VL_FAIL;
 }
 
-static struct afs_vl_rotate_decision afs_vl_fail(struct afs_vl_rotate_state *state,
-						 int error)
+static enum afs_vl_next afs_vl_next_server(struct afs_vl_cursor *vc, int error)
 {
-	state->error = error;
-	state->flags |= AFS_VL_CURSOR_STOP;
-	return (struct afs_vl_rotate_decision){ .action = AFS_VL_ROTATE_FAIL,
-						.error = error };
-}
-
-static struct afs_vl_rotate_decision afs_vl_next(struct afs_vl_rotate_state *state,
-						 int error)
-{
-	afs_vl_note_error(state, error);
-	return afs_vl_act(AFS_VL_ROTATE_NEXT_SERVER);
+	vc->error = afs_vl_keep_error(vc->error, error);
+	return AFS_VL_NEXT_SERVER;
 }
 
 /* A VL server aborted the call. */
-static struct afs_vl_rotate_decision afs_vl_aborted(struct afs_vl_rotate_state *state,
-						    const struct afs_vl_rotate_outcome *in)
+static enum afs_vl_next afs_vl_aborted(struct afs_vl_cursor *vc, u32 abort_code, bool yfs)
 {
-	switch (in->abort_code) {
+	switch (abort_code) {
 	case RXGEN_OPCODE:
 		/* The YFS service does not know the call: use plain VL. */
-		if (in->yfs && !(state->flags & AFS_VL_CURSOR_DOWNGRADED)) {
-			state->flags |= AFS_VL_CURSOR_DOWNGRADED;
-			return afs_vl_act(AFS_VL_ROTATE_DOWNGRADE);
+		if (yfs && !(vc->flags & AFS_VL_CURSOR_DOWNGRADED)) {
+			vc->flags |= AFS_VL_CURSOR_DOWNGRADED;
+			return AFS_VL_DOWNGRADE;
 		}
 		/* Another server may be newer. */
-		return afs_vl_next(state, -EOPNOTSUPP);
+		return afs_vl_next_server(vc, -EOPNOTSUPP);
 
 	case AFSVL_IO:
 	case AFSVL_BADVOLOPER:
 	case AFSVL_NOMEM:
 		/* The server went weird; the others have the same database. */
-		return afs_vl_next(state, -EREMOTEIO);
+		return afs_vl_next_server(vc, -EREMOTEIO);
 
 	default:
 		/* An answer: no such entry (AFSVL_NOENT), a bad name, ... */
-		return afs_vl_fail(state, afs_abort_to_error(in->abort_code));
+		return afs_vl_fail(vc, afs_abort_to_error(abort_code));
 	}
 }
 
-static struct afs_vl_rotate_decision afs_vl_call_done(struct afs_vl_rotate_state *state,
-						      const struct afs_vl_rotate_outcome *in)
+/*
+ * afs_vl_judge_call - Decide what follows a call to a VL server
+ * @vc: The cursor: its flags and error are updated
+ * @error: The call's error, 0 if it succeeded
+ * @abort_code: The server's abort code if @error is -ECONNABORTED
+ * @yfs: The call went to the YFS VL service
+ *
+ * Pure apart from @vc's flags and error.  The table is in docs/rotation.md.
+ */
+static enum afs_vl_next afs_vl_judge_call(struct afs_vl_cursor *vc, int error,
+					  u32 abort_code, bool yfs)
 {
-	switch (in->error) {
+	switch (error) {
 	case 0:
-		state->error = 0;
-		state->flags |= AFS_VL_CURSOR_STOP;
-		return afs_vl_act(AFS_VL_ROTATE_SUCCEED);
+		vc->error = 0;
+		vc->flags |= AFS_VL_CURSOR_STOP;
+		return AFS_VL_SUCCEED;
 
 	case -ECONNABORTED:
-		return afs_vl_aborted(state, in);
+		return afs_vl_aborted(vc, abort_code, yfs);
 
 	case -ERFKILL:
 	case -EADDRNOTAVAIL:
@@ -144,68 +115,43 @@ static struct afs_vl_rotate_decision afs_vl_call_done(struct afs_vl_rotate_state
 	case -ECONNREFUSED:
 	case -ETIMEDOUT:
 	case -ETIME:
-		afs_vl_note_error(state, in->error);
-		return afs_vl_act(AFS_VL_ROTATE_NEXT_ADDRESS);
+		vc->error = afs_vl_keep_error(vc->error, error);
+		return AFS_VL_NEXT_ADDRESS;
 
 	case -ECONNRESET:
 		/* The call expired: go round the list once more at the end. */
-		state->flags |= AFS_VL_CURSOR_RETRY;
-		return afs_vl_next(state, in->error);
+		vc->flags |= AFS_VL_CURSOR_RETRY;
+		return afs_vl_next_server(vc, error);
 
 	case -EOPNOTSUPP:
-		return afs_vl_next(state, in->error);
+		return afs_vl_next_server(vc, error);
 
 	case -EBADMSG:
 	case -EMSGSIZE:
 		/* We refused the reply (or its length): try another server. */
-		return afs_vl_next(state, -EBADMSG);
+		return afs_vl_next_server(vc, -EBADMSG);
 
 	default:
 		/* A local failure (no memory, a signal, a key): stop. */
-		return afs_vl_fail(state, in->error);
+		return afs_vl_fail(vc, error);
 	}
-}
-
-static struct afs_vl_rotate_decision afs_vl_no_servers(struct afs_vl_rotate_state *state,
-						       const struct afs_vl_rotate_outcome *in)
-{
-	if ((state->flags & (AFS_VL_CURSOR_RETRY | AFS_VL_CURSOR_RETRIED)) ==
-	    AFS_VL_CURSOR_RETRY) {
-		state->flags |= AFS_VL_CURSOR_RETRIED;
-		state->flags &= ~AFS_VL_CURSOR_RETRY;
-		return afs_vl_act(AFS_VL_ROTATE_START);
-	}
-
-	afs_vl_note_error(state, in->error);
-	return afs_vl_fail(state, state->error ?: -EDESTADDRREQ);
 }
 
 /*
- * afs_vl_rotate_decide - Decide what to do after an event in VL rotation
- * @state: The rotation state, updated
- * @in: What just happened
- *
- * Pure: no I/O, no sleeping, no allocation.  The table is in
- * docs/dns_vl.md.
- *
- * Return: The action, with the error to report if it is FAIL.
+ * Every server has been tried: after a reset call, start once more; else
+ * fail with the most meaningful error of the calls and @probe_error.
  */
-static struct afs_vl_rotate_decision afs_vl_rotate_decide(struct afs_vl_rotate_state *state,
-							  const struct afs_vl_rotate_outcome *in)
+static enum afs_vl_next afs_vl_all_tried(struct afs_vl_cursor *vc, int probe_error)
 {
-	switch (in->event) {
-	case AFS_VL_ROTATE_BEGIN:
-		return afs_vl_act(AFS_VL_ROTATE_START);
-	case AFS_VL_ROTATE_CALL_DONE:
-		return afs_vl_call_done(state, in);
-	case AFS_VL_ROTATE_NO_ADDRESSES:
-		return afs_vl_act(AFS_VL_ROTATE_NEXT_SERVER);
-	case AFS_VL_ROTATE_NO_SERVERS:
-		return afs_vl_no_servers(state, in);
-	case AFS_VL_ROTATE_STEP_FAILED:
-	default:
-		return afs_vl_fail(state, in->error ?: -EIO);
+	if ((vc->flags & (AFS_VL_CURSOR_RETRY | AFS_VL_CURSOR_RETRIED)) ==
+	    AFS_VL_CURSOR_RETRY) {
+		vc->flags |= AFS_VL_CURSOR_RETRIED;
+		vc->flags &= ~AFS_VL_CURSOR_RETRY;
+		return AFS_VL_START;
 	}
+
+	vc->error = afs_vl_keep_error(vc->error, probe_error);
+	return afs_vl_fail(vc, vc->error ?: -EDESTADDRREQ);
 }
 
 /**
@@ -350,16 +296,15 @@ static int afs_vl_pick_server(struct afs_vl_cursor *vc)
  */
 static int afs_vl_probe_error(const struct afs_vlserver_list *vllist)
 {
-	struct afs_vl_rotate_state best = {};
-	int i;
+	int i, best = 0;
 
 	for (i = 0; i < vllist->nr_servers; i++) {
 		int error = READ_ONCE(vllist->servers[i].server->probe.error);
 
 		if (error != -ECONNABORTED)
-			afs_vl_note_error(&best, error);
+			best = afs_vl_keep_error(best, error);
 	}
-	return best.error;
+	return best;
 }
 
 /*
@@ -397,9 +342,9 @@ static void afs_vl_downgrade(struct afs_vl_cursor *vc)
  */
 bool afs_select_vlserver(struct afs_vl_cursor *vc)
 {
-	struct afs_vl_rotate_outcome in = {};
-	struct afs_vl_rotate_decision d;
-	struct afs_vl_rotate_state state;
+	struct afs_addr_list *alist = vc->ac.alist;
+	enum afs_vl_next next;
+	bool yfs;
 	int ret;
 
 	_enter("%lx[%d],%lx[%d],%d,%d",
@@ -411,69 +356,55 @@ bool afs_select_vlserver(struct afs_vl_cursor *vc)
 	vc->nr_iterations++;
 
 	if (vc->ac.error == SHRT_MAX) {
-		in.event = AFS_VL_ROTATE_BEGIN;
-		state.error = 0;
+		vc->error = 0;
+		next = AFS_VL_START;
 	} else {
-		in.event = AFS_VL_ROTATE_CALL_DONE;
-		in.error = vc->ac.error;
-		in.abort_code = vc->ac.abort_code;
-		in.yfs = (vc->server &&
-			  test_bit(AFS_VLSERVER_FL_IS_YFS, &vc->server->flags)) ||
-			(vc->ac.alist && vc->ac.index >= 0 &&
-			 vc->ac.alist->addrs[vc->ac.index].srx_service == YFS_VL_SERVICE);
-		state.error = vc->error;
+		yfs = (vc->server && test_bit(AFS_VLSERVER_FL_IS_YFS, &vc->server->flags)) ||
+			(alist && vc->ac.index >= 0 &&
+			 alist->addrs[vc->ac.index].srx_service == YFS_VL_SERVICE);
+		next = afs_vl_judge_call(vc, vc->ac.error, vc->ac.abort_code, yfs);
 	}
-	state.flags = vc->flags;
 
 	for (;;) {
-		d = afs_vl_rotate_decide(&state, &in);
-		_debug("event %u error %d -> action %u error %d",
-		       in.event, in.error, d.action, d.error);
-		memset(&in, 0, sizeof(in));
-		vc->flags = state.flags;
-		vc->error = state.error;
-
-		switch (d.action) {
-		case AFS_VL_ROTATE_START:
+		_debug("next %u error %d", next, vc->error);
+		switch (next) {
+		case AFS_VL_START:
 			ret = afs_vl_start(vc);
 			if (ret < 0) {
-				in.event = AFS_VL_ROTATE_STEP_FAILED;
-				in.error = ret;
+				next = afs_vl_fail(vc, ret);
 				continue;
 			}
 			fallthrough;
-		case AFS_VL_ROTATE_NEXT_SERVER:
+		case AFS_VL_NEXT_SERVER:
 			ret = afs_vl_pick_server(vc);
 			if (ret < 0) {
-				in.event = AFS_VL_ROTATE_STEP_FAILED;
-				in.error = ret;
+				next = afs_vl_fail(vc, ret);
 				continue;
 			}
 			if (ret == 0) {
-				in.event = AFS_VL_ROTATE_NO_SERVERS;
-				in.error = afs_vl_probe_error(vc->server_list);
+				next = afs_vl_all_tried(vc, afs_vl_probe_error(vc->server_list));
 				continue;
 			}
 			fallthrough;
-		case AFS_VL_ROTATE_NEXT_ADDRESS:
+		case AFS_VL_NEXT_ADDRESS:
 			if (!afs_iterate_addresses(&vc->ac)) {
-				in.event = AFS_VL_ROTATE_NO_ADDRESSES;
+				next = AFS_VL_NEXT_SERVER;
 				continue;
 			}
 			_leave(" = t %pISpc", &vc->ac.alist->addrs[vc->ac.index].transport);
 			return true;
 
-		case AFS_VL_ROTATE_DOWNGRADE:
+		case AFS_VL_DOWNGRADE:
 			afs_vl_downgrade(vc);
 			_leave(" = t [plain VL]");
 			return true;
 
-		case AFS_VL_ROTATE_SUCCEED:
+		case AFS_VL_SUCCEED:
 			afs_vl_succeeded(vc);
 			_leave(" = f [done]");
 			return false;
 
-		case AFS_VL_ROTATE_FAIL:
+		case AFS_VL_FAIL:
 		default:
 			afs_end_cursor(&vc->ac);
 			_leave(" = f [failed %d]", vc->error);

@@ -2,40 +2,45 @@
 /* KUnit suites for VL server rotation: the decision table (afs_vl_rotate)
  * and the driver on fake VL servers (afs_vl_rotate_driver).
  *
- * Included by vl_rotate.c.  afs_vl_rotate_decide() is pure, so every
- * transition is a row: the state before, what happened, what must follow.
+ * Included by vl_rotate.c.  afs_vl_judge_call() and afs_vl_all_tried() are
+ * pure but for the cursor's flags and error, so every transition is a row:
+ * the state before, what happened, what must follow.
  */
 
 #include <kunit/test.h>
 #include <linux/sched/signal.h>
 
-#define AFS_TEST_CALL(err)	{ .event = AFS_VL_ROTATE_CALL_DONE, .error = (err) }
-#define AFS_TEST_ABORT(code)	{ .event = AFS_VL_ROTATE_CALL_DONE,		\
-				  .error = -ECONNABORTED, .abort_code = (code) }
-#define AFS_TEST_YFS_ABORT(code) { .event = AFS_VL_ROTATE_CALL_DONE,		\
-				  .error = -ECONNABORTED, .abort_code = (code), \
-				  .yfs = true }
-#define AFS_TEST_EVENT(ev, err)	{ .event = AFS_VL_ROTATE_##ev, .error = (err) }
-#define AFS_TEST_A(x)		AFS_VL_ROTATE_##x
+#define AFS_TEST_CALL(err)	{ .error = (err) }
+#define AFS_TEST_ABORT(code)	{ .error = -ECONNABORTED, .abort_code = (code) }
+#define AFS_TEST_YFS_ABORT(code) { .error = -ECONNABORTED, .abort_code = (code), \
+				   .yfs = true }
+#define AFS_TEST_ALL_TRIED(err)	{ .all_tried = true, .error = (err) }
+#define AFS_TEST_A(x)		AFS_VL_##x
 #define AFS_TEST_STOP		AFS_VL_CURSOR_STOP
 #define AFS_TEST_RETRY		AFS_VL_CURSOR_RETRY
 #define AFS_TEST_RETRIED	AFS_VL_CURSOR_RETRIED
 #define AFS_TEST_DOWNGRADED	AFS_VL_CURSOR_DOWNGRADED
 
+/* What happened: a call's result, or every server tried (@error: the probes') */
+struct afs_test_vl_event {
+	bool		all_tried;
+	int		error;
+	u32		abort_code;
+	bool		yfs;
+};
+
 struct afs_vl_rotate_case {
 	const char			*name;
 	unsigned int			flags;		/* State before */
 	int				prior;
-	struct afs_vl_rotate_outcome	in;
-	enum afs_vl_rotate_action	action;		/* Expected */
+	struct afs_test_vl_event	in;
+	enum afs_vl_next		action;		/* Expected */
 	int				error;		/* Reported or remembered */
 	unsigned int			set;		/* Flags set after */
 	unsigned int			clear;		/* Flags clear after */
 };
 
 static const struct afs_vl_rotate_case afs_vl_rotate_cases[] = {
-	{ "begin", .in = AFS_TEST_EVENT(BEGIN, 0), .action = AFS_TEST_A(START),
-	  .clear = AFS_TEST_STOP },
 	{ "success", .in = AFS_TEST_CALL(0), .action = AFS_TEST_A(SUCCEED),
 	  .set = AFS_TEST_STOP },
 	{ "success forgets earlier errors", .prior = -ETIMEDOUT, .in = AFS_TEST_CALL(0),
@@ -122,41 +127,28 @@ static const struct afs_vl_rotate_case afs_vl_rotate_cases[] = {
 	  .error = -EKEYEXPIRED },
 
 	/* The end of a server, the end of the list. */
-	{ "no address left", .in = AFS_TEST_EVENT(NO_ADDRESSES, 0),
-	  .action = AFS_TEST_A(NEXT_SERVER) },
-	{ "no server left, nothing known", .in = AFS_TEST_EVENT(NO_SERVERS, 0),
+	{ "no server left, nothing known", .in = AFS_TEST_ALL_TRIED(0),
 	  .action = AFS_TEST_A(FAIL), .error = -EDESTADDRREQ, .set = AFS_TEST_STOP },
-	{ "no server left, the probes timed out", .in = AFS_TEST_EVENT(NO_SERVERS, -ETIMEDOUT),
+	{ "no server left, the probes timed out", .in = AFS_TEST_ALL_TRIED(-ETIMEDOUT),
 	  .action = AFS_TEST_A(FAIL), .error = -ETIMEDOUT },
 	{ "no server left: a call's answer beats the probes' timeout",
-	  .prior = -EREMOTEIO, .in = AFS_TEST_EVENT(NO_SERVERS, -ETIMEDOUT),
+	  .prior = -EREMOTEIO, .in = AFS_TEST_ALL_TRIED(-ETIMEDOUT),
 	  .action = AFS_TEST_A(FAIL), .error = -EREMOTEIO },
 	{ "no server left: a refused call beats the probes' timeout",
-	  .prior = -ECONNREFUSED, .in = AFS_TEST_EVENT(NO_SERVERS, -ETIMEDOUT),
+	  .prior = -ECONNREFUSED, .in = AFS_TEST_ALL_TRIED(-ETIMEDOUT),
 	  .action = AFS_TEST_A(FAIL), .error = -ECONNREFUSED },
 	{ "no server left: ENOMEM is not a server's answer",
-	  .prior = -EHOSTUNREACH, .in = AFS_TEST_EVENT(NO_SERVERS, -ENOMEM),
+	  .prior = -EHOSTUNREACH, .in = AFS_TEST_ALL_TRIED(-ENOMEM),
 	  .action = AFS_TEST_A(FAIL), .error = -EHOSTUNREACH },
 	{ "no server left after a reset: once more from the start",
 	  .flags = AFS_TEST_RETRY, .prior = -ECONNRESET,
-	  .in = AFS_TEST_EVENT(NO_SERVERS, 0), .action = AFS_TEST_A(START),
+	  .in = AFS_TEST_ALL_TRIED(0), .action = AFS_TEST_A(START),
 	  .error = -ECONNRESET, .set = AFS_TEST_RETRIED,
 	  .clear = AFS_TEST_RETRY | AFS_TEST_STOP },
 	{ "no server left after a second reset: fail",
 	  .flags = AFS_TEST_RETRY | AFS_TEST_RETRIED, .prior = -ECONNRESET,
-	  .in = AFS_TEST_EVENT(NO_SERVERS, 0), .action = AFS_TEST_A(FAIL),
+	  .in = AFS_TEST_ALL_TRIED(0), .action = AFS_TEST_A(FAIL),
 	  .error = -ECONNRESET, .set = AFS_TEST_STOP },
-
-	/* The driver could not act. */
-	{ "the DNS says there is no such cell", .in = AFS_TEST_EVENT(STEP_FAILED, -ENOENT),
-	  .action = AFS_TEST_A(FAIL), .error = -ENOENT, .set = AFS_TEST_STOP },
-	{ "the cell has no VL server list", .in = AFS_TEST_EVENT(STEP_FAILED, -EDESTADDRREQ),
-	  .action = AFS_TEST_A(FAIL), .error = -EDESTADDRREQ },
-	{ "a signal while waiting for probes",
-	  .in = AFS_TEST_EVENT(STEP_FAILED, -ERESTARTSYS),
-	  .action = AFS_TEST_A(FAIL), .error = -ERESTARTSYS },
-	{ "a step that failed without saying why",
-	  .in = AFS_TEST_EVENT(STEP_FAILED, 0), .action = AFS_TEST_A(FAIL), .error = -EIO },
 };
 
 static void afs_vl_rotate_case_desc(const struct afs_vl_rotate_case *c, char *desc)
@@ -169,48 +161,22 @@ KUNIT_ARRAY_PARAM(afs_vl_rotate, afs_vl_rotate_cases, afs_vl_rotate_case_desc);
 static void afs_vl_rotate_table(struct kunit *test)
 {
 	const struct afs_vl_rotate_case *c = test->param_value;
-	struct afs_vl_rotate_state state = { .flags = c->flags, .error = c->prior };
-	struct afs_vl_rotate_decision d = afs_vl_rotate_decide(&state, &c->in);
+	struct afs_vl_cursor vc = { .flags = c->flags, .error = c->prior };
+	enum afs_vl_next next;
 
-	KUNIT_EXPECT_EQ(test, d.action, c->action);
-	if (d.action == AFS_VL_ROTATE_FAIL)
-		KUNIT_EXPECT_EQ(test, d.error, c->error);
-	KUNIT_EXPECT_EQ(test, state.error, c->error);
-	KUNIT_EXPECT_EQ(test, state.flags & c->set, c->set);
-	KUNIT_EXPECT_EQ(test, state.flags & c->clear, 0);
-}
+	if (c->in.all_tried)
+		next = afs_vl_all_tried(&vc, c->in.error);
+	else
+		next = afs_vl_judge_call(&vc, c->in.error, c->in.abort_code, c->in.yfs);
 
-/*
- * The rows give every event, and the decision function, run on them, takes
- * every action it has: an action the code can no longer reach, or one that
- * no row makes it take, shows here.
- */
-static void afs_vl_rotate_table_covers(struct kunit *test)
-{
-	bool events[NR__AFS_VL_ROTATE_EVENTS] = {}, actions[NR__AFS_VL_ROTATE_ACTIONS] = {};
-	struct afs_vl_rotate_decision d;
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(afs_vl_rotate_cases); i++) {
-		const struct afs_vl_rotate_case *c = &afs_vl_rotate_cases[i];
-		struct afs_vl_rotate_state state = {
-			.flags = c->flags, .error = c->prior
-		};
-
-		events[c->in.event] = true;
-		d = afs_vl_rotate_decide(&state, &c->in);
-		KUNIT_ASSERT_LT(test, d.action, NR__AFS_VL_ROTATE_ACTIONS);
-		actions[d.action] = true;
-	}
-	for (i = 0; i < NR__AFS_VL_ROTATE_EVENTS; i++)
-		KUNIT_EXPECT_TRUE_MSG(test, events[i], "no row for event %d", i);
-	for (i = 0; i < NR__AFS_VL_ROTATE_ACTIONS; i++)
-		KUNIT_EXPECT_TRUE_MSG(test, actions[i], "the code took action %d on no row", i);
+	KUNIT_EXPECT_EQ(test, next, c->action);
+	KUNIT_EXPECT_EQ(test, vc.error, c->error);
+	KUNIT_EXPECT_EQ(test, vc.flags & c->set, c->set);
+	KUNIT_EXPECT_EQ(test, vc.flags & c->clear, 0);
 }
 
 static struct kunit_case afs_vl_rotate_table_cases[] = {
 	KUNIT_CASE_PARAM(afs_vl_rotate_table, afs_vl_rotate_gen_params),
-	KUNIT_CASE(afs_vl_rotate_table_covers),
 	{}
 };
 

@@ -342,7 +342,7 @@ static void afs_vl_downgrade(struct afs_vl_cursor *vc)
  */
 bool afs_select_vlserver(struct afs_vl_cursor *vc)
 {
-	struct afs_addr_list *alist = vc->ac.alist;
+	struct afs_addr_list *alist;
 	enum afs_vl_next next;
 	bool yfs;
 	int ret;
@@ -359,6 +359,7 @@ bool afs_select_vlserver(struct afs_vl_cursor *vc)
 		vc->error = 0;
 		next = AFS_VL_START;
 	} else {
+		alist = vc->ac.alist;
 		yfs = (vc->server && test_bit(AFS_VLSERVER_FL_IS_YFS, &vc->server->flags)) ||
 			(alist && vc->ac.index >= 0 &&
 			 alist->addrs[vc->ac.index].srx_service == YFS_VL_SERVICE);

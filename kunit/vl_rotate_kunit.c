@@ -3,8 +3,9 @@
  * and the driver on fake VL servers (afs_vl_rotate_driver).
  *
  * Included by vl_rotate.c.  afs_vl_judge_call() and afs_vl_all_tried() are
- * pure but for the cursor's flags and error, so every transition is a row:
- * the state before, what happened, what must follow.
+ * pure but for the cursor's flags and error, so each of their transitions is
+ * a row: the state before, what happened, what must follow.  The driver's
+ * own steps are in the second suite.
  */
 
 #include <kunit/test.h>
@@ -483,6 +484,31 @@ static void afs_vl_rotate_driver_signal(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, f->trace, "");
 }
 
+/*
+ * A step the driver cannot take fails the operation with the step's error:
+ * here the wait for probes that have not answered, cut short by a signal
+ * that came after the operation began.
+ */
+static void afs_vl_rotate_driver_step_failed(struct kunit *test)
+{
+	struct afs_vl_driver_fixture *f = afs_test_vl_fixture(test);
+	struct afs_vl_cursor vc;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		f->servers[i]->flags = BIT(AFS_VLSERVER_FL_PROBED) |
+			BIT(AFS_VLSERVER_FL_PROBING);
+		f->servers[i]->probe.flags = 0;
+	}
+	KUNIT_ASSERT_TRUE(test, afs_begin_vlserver_operation(&vc, f->cell, NULL));
+	allow_signal(SIGUSR1);
+	send_sig(SIGUSR1, current, 0);
+	KUNIT_EXPECT_FALSE(test, afs_select_vlserver(&vc));
+	flush_signals(current);
+	disallow_signal(SIGUSR1);
+	KUNIT_EXPECT_EQ(test, afs_end_vlserver_operation(&vc), -ERESTARTSYS);
+}
+
 static struct kunit_case afs_vl_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_vl_rotate_driver_success),
 	KUNIT_CASE(afs_vl_rotate_driver_dead_server),
@@ -497,6 +523,7 @@ static struct kunit_case afs_vl_rotate_driver_cases[] = {
 	KUNIT_CASE(afs_vl_rotate_driver_preferred_silent),
 	KUNIT_CASE(afs_vl_rotate_driver_empty_list),
 	KUNIT_CASE(afs_vl_rotate_driver_signal),
+	KUNIT_CASE(afs_vl_rotate_driver_step_failed),
 	{}
 };
 

@@ -15,7 +15,11 @@
  * A record has two counts.  ->ref keeps the memory; the tree holds one.
  * ->active counts users (server lists, calls from the server); when it drops
  * to zero the record is left for afs_server_gc_delay seconds, then the
- * manager unpublishes and destroys it.
+ * manager unpublishes and destroys it.  A record holds a reference on its
+ * cell until its memory goes, as it can outlive the cell's last user and is
+ * still found by address or UUID then; so a namespace's cells cannot all go
+ * before its unused records do, and afs_net_exit() has the manager collect
+ * those first.
  *
  * net->servers_outstanding counts what must end before the namespace can
  * go: one for each record from its allocation until its memory is handed to
@@ -298,7 +302,7 @@ static struct afs_server *afs_alloc_server(struct afs_cell *cell,
 	/* In the order of struct afs_server; kzalloc() did the rest. */
 	server->uuid = *uuid;
 	RCU_INIT_POINTER(server->addresses, alist);
-	server->cell = cell;
+	server->cell = afs_get_cell(cell, afs_cell_trace_get_server);
 	INIT_LIST_HEAD(&server->probe_link);
 	INIT_LIST_HEAD(&server->volumes);
 	INIT_WORK(&server->initcb_work, afs_server_init_callback_work);
@@ -318,13 +322,14 @@ static struct afs_server *afs_alloc_server(struct afs_cell *cell,
 
 /*
  * Free the memory of a record that no one can reach any more, with its
- * address list.
+ * address list and its reference on its cell.
  */
 static void afs_free_server(struct afs_server *server)
 {
 	trace_afs_server(server->debug_id, refcount_read(&server->ref),
 			 atomic_read(&server->active), afs_server_trace_free);
 	afs_put_addrlist(rcu_access_pointer(server->addresses));
+	afs_put_cell(server->cell, afs_cell_trace_put_server);
 	kfree(server);
 }
 

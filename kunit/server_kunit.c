@@ -67,11 +67,15 @@ static int afs_server_test_init(struct kunit *test)
 	f->net = afs_test_alloc_net();
 	if (!f->net)
 		return -ENOMEM;
+	/* The cells are freed with the namespace, after the records that
+	 * hold them; the case holds one reference on each.
+	 */
 	for (i = 0; i < ARRAY_SIZE(f->cells); i++) {
-		f->cells[i] = kunit_kzalloc(test, sizeof(*f->cells[i]), GFP_KERNEL);
+		f->cells[i] = kzalloc(sizeof(*f->cells[i]), GFP_KERNEL);
 		if (!f->cells[i])
 			return -ENOMEM;
 		f->cells[i]->net = f->net;
+		refcount_set(&f->cells[i]->ref, 1);
 	}
 	return 0;
 }
@@ -131,6 +135,7 @@ static bool afs_test_purge(struct afs_server_fixture *f)
 static void afs_server_test_exit(struct kunit *test)
 {
 	struct afs_server_fixture *f = test->priv;
+	int i;
 
 	if (!f)
 		return;
@@ -155,6 +160,8 @@ static void afs_server_test_exit(struct kunit *test)
 	 */
 	flush_work(&f->net->fs_manager);
 	rcu_barrier();
+	for (i = 0; i < ARRAY_SIZE(f->cells); i++)
+		kfree(f->cells[i]);
 	kfree(f->net);
 }
 
@@ -475,6 +482,47 @@ static void afs_server_lookup_volume_list_from_vldb(struct kunit *test)
 	}
 }
 
+/* Every record, a candidate too, holds a reference on its cell until its
+ * memory goes: a record can outlive its cell's last user (a cell found
+ * through DNS expires first) and is still found by address or UUID then.
+ */
+static void afs_server_lookup_records_hold_their_cell(struct kunit *test)
+{
+	struct afs_server_fixture *f = test->priv;
+	struct afs_server *a, *b, *c, *cand, *server;
+
+	a = afs_test_install(test, f->cells[0], 5);
+	b = afs_test_install(test, f->cells[0], 6);
+	c = afs_test_install(test, f->cells[1], 5);
+	cand = afs_test_alloc_server(f->cells[0], 5);
+	KUNIT_ASSERT_NOT_NULL(test, cand);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1 + 3);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[1]->ref), 1 + 1);
+
+	/* The candidate loses to a, and is freed at once. */
+	server = afs_install_server(f->cells[0], cand);
+	KUNIT_EXPECT_PTR_EQ(test, server, a);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1 + 2);
+
+	afs_unuse_server(f->net, server, afs_server_trace_put_slist);
+	afs_unuse_server(f->net, a, afs_server_trace_put_slist);
+	afs_unuse_server(f->net, b, afs_server_trace_put_slist);
+	afs_unuse_server(f->net, c, afs_server_trace_put_slist);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1 + 2);
+
+	/* Collected, the records give their references back as RCU frees
+	 * them.
+	 */
+	if (!afs_test_purge(f)) {
+		KUNIT_FAIL(test, "the purge did not finish");
+		f->net = NULL;	/* Leaked on purpose: see the exit */
+		return;
+	}
+	rcu_barrier();
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[1]->ref), 1);
+}
+
 static struct kunit_case afs_server_lookup_cases[] = {
 	KUNIT_CASE(afs_server_lookup_install_publishes),
 	KUNIT_CASE(afs_server_lookup_same_cell_candidate_discarded),
@@ -482,6 +530,7 @@ static struct kunit_case afs_server_lookup_cases[] = {
 	KUNIT_CASE(afs_server_lookup_racing_installs),
 	KUNIT_CASE(afs_server_lookup_purge_waits_for_last_use),
 	KUNIT_CASE(afs_server_lookup_volume_list_from_vldb),
+	KUNIT_CASE(afs_server_lookup_records_hold_their_cell),
 	{}
 };
 

@@ -28,9 +28,10 @@ export AFS_BUILD_DIR := $(BUILD)
 
 # Every run "make test" does, as "test-<run>" targets, in order (the E2E
 # run boots the kernel the x86_64 run built), and the result each leaves.
-TEST_RUNS := console-selftest x86_64 e2e xfstests arm64 sparc x86_64-debug
+TEST_RUNS := console-selftest x86_64 e2e xfstests arm64 sparc x86_64-debug \
+	x86_64-debug-failslab
 RESULTS := console-selftest kunit-x86_64 e2e xfstests kunit-arm64 kunit-sparc \
-	kunit-x86_64-debug
+	kunit-x86_64-debug kunit-x86_64-debug-failslab
 # Runs that make test leaves out to stay within 45 minutes on two cores.
 LONG_RUNS := e2e-debug soak-debug
 LONG_RESULTS := e2e-debug soak-debug
@@ -88,6 +89,15 @@ test-sparc: deps
 test-debug: test-x86_64-debug
 test-x86_64-debug: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config
+
+# The same debug kernel again, with every 7th slab allocation of each case's
+# task failing (kunit/failslab.h): no crash, report or hang, and every suite
+# reaches failures.  The interval is the run's seed: the same interval fails
+# the same allocations.
+AFS_KUNIT_FAILSLAB ?= 7
+test-x86_64-debug-failslab: deps
+	AFS_SKIP_DEPS=1 AFS_KUNIT_FAILSLAB=$(AFS_KUNIT_FAILSLAB) \
+		scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config
 
 test-e2e: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh

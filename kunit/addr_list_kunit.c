@@ -5,6 +5,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/prandom.h>
 #include <linux/sort.h>
 
@@ -826,6 +827,7 @@ static struct kunit_case afs_addr_list_parse_cases[] = {
 
 static struct kunit_suite afs_addr_list_parse_suite = {
 	.name = "afs_addr_list_parse",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_addr_list_parse_cases,
 };
 
@@ -968,6 +970,7 @@ static struct kunit_case afs_addr_list_merge_cases[] = {
 
 static struct kunit_suite afs_addr_list_merge_suite = {
 	.name = "afs_addr_list_merge",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_addr_list_merge_cases,
 };
 
@@ -985,7 +988,10 @@ static int afs_addr_list_iter_init(struct kunit *test)
 	struct afs_test_iter_fixture *f;
 	int i;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
 	f->alist = afs_alloc_addrlist(4, AFS_TEST_SERVICE, AFS_TEST_PORT);
@@ -996,7 +1002,6 @@ static int afs_addr_list_iter_init(struct kunit *test)
 	f->alist->responded = 0xf;
 	f->ac.alist = afs_get_addrlist(f->alist);
 	f->ac.index = -1;
-	test->priv = f;
 	return 0;
 }
 

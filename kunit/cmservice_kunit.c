@@ -7,6 +7,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 
 struct afs_cb_count_case {
 	const char	*name;
@@ -114,6 +115,7 @@ static struct kunit_case afs_cb_decode_cases[] = {
 
 static struct kunit_suite afs_cb_decode_suite = {
 	.name = "afs_cb_decode",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_cb_decode_cases,
 };
 

@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/cred.h>
 #include <linux/key.h>
 
@@ -73,10 +74,12 @@ static int afs_test_dir_init(struct kunit *test)
 	struct inode *dir;
 	struct afs_vnode *dvnode;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
-	test->priv = f;
 
 	f->volume = kunit_kzalloc(test, sizeof(*f->volume), GFP_KERNEL);
 	f->as = kunit_kzalloc(test, sizeof(*f->as), GFP_KERNEL);

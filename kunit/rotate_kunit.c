@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/sched/signal.h>
 #include <net/net_namespace.h>
 
@@ -570,10 +571,12 @@ static int afs_rotate_driver_init(struct kunit *test)
 	struct afs_test_rotate_fixture *f;
 	int i;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
-	test->priv = f;
 
 	f->cell = kunit_kzalloc(test, sizeof(*f->cell), GFP_KERNEL);
 	f->volume = kunit_kzalloc(test, sizeof(*f->volume), GFP_KERNEL);
@@ -1098,6 +1101,7 @@ static struct kunit_case afs_rotate_test_cases[] = {
 
 static struct kunit_suite afs_rotate_suite = {
 	.name = "afs_rotate",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_rotate_test_cases,
 };
 

@@ -7,12 +7,13 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/prandom.h>
 #include <linux/cred.h>
 #include <linux/key.h>
-#include <linux/debugfs.h>
+#include "failslab.h"
 
 #define AFS_TEST_NR_KEYS	64
 #define AFS_TEST_NR_VNODES	8
@@ -62,119 +63,24 @@ static unsigned int afs_test_nr_hashed(void)
 	return nr;
 }
 
-/*
- * Failslab (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS), restricted to
- * the calling task: with task-filter set, only a task whose make_it_fail is
- * set sees failures, as /proc/<pid>/make-it-fail sets it.  In 6.1 the
- * attributes that make GFP_NOFS allocations fail at all (ignore-gfp-wait)
- * and that restrict failures to such tasks (task-filter) exist only as
- * debugfs files, and kernel_write() refuses debugfs attribute files; so the
- * suite sets the variables those files stand for, which debugfs keeps as
- * each file's i_private, and puts them back afterwards.
- */
-struct afs_test_failslab {
-	unsigned long	*probability, *interval, *verbose;
-	atomic_t	*times, *space;
-	bool		*task_filter, *ignore_gfp_wait;
-	unsigned long	old_probability, old_interval, old_verbose;
-	int		old_times, old_space;
-	bool		old_task_filter, old_ignore_gfp_wait;
-};
-
-static void *afs_test_debugfs_data(struct dentry *dir, const char *name)
-{
-	struct dentry *file = debugfs_lookup(name, dir);
-	void *data = NULL;
-
-	if (!IS_ERR_OR_NULL(file)) {
-		data = d_inode(file)->i_private;
-		dput(file);
-	}
-	return data;
-}
-
-/* Make the next slab allocation of a task with make_it_fail set fail. */
-static bool afs_test_failslab_arm(struct afs_test_failslab *fs)
-{
-	struct dentry *dir;
-
-	if (!IS_ENABLED(CONFIG_FAILSLAB) ||
-	    !IS_ENABLED(CONFIG_FAULT_INJECTION_DEBUG_FS))
-		return false;
-	dir = debugfs_lookup("failslab", NULL);
-	if (IS_ERR_OR_NULL(dir))
-		return false;
-	fs->probability = afs_test_debugfs_data(dir, "probability");
-	fs->interval = afs_test_debugfs_data(dir, "interval");
-	fs->verbose = afs_test_debugfs_data(dir, "verbose");
-	fs->times = afs_test_debugfs_data(dir, "times");
-	fs->space = afs_test_debugfs_data(dir, "space");
-	fs->task_filter = afs_test_debugfs_data(dir, "task-filter");
-	fs->ignore_gfp_wait = afs_test_debugfs_data(dir, "ignore-gfp-wait");
-	dput(dir);
-	if (!fs->probability || !fs->interval || !fs->verbose || !fs->times ||
-	    !fs->space || !fs->task_filter || !fs->ignore_gfp_wait)
-		return false;
-
-	fs->old_probability = READ_ONCE(*fs->probability);
-	fs->old_interval = READ_ONCE(*fs->interval);
-	fs->old_verbose = READ_ONCE(*fs->verbose);
-	fs->old_times = atomic_read(fs->times);
-	fs->old_space = atomic_read(fs->space);
-	fs->old_task_filter = READ_ONCE(*fs->task_filter);
-	fs->old_ignore_gfp_wait = READ_ONCE(*fs->ignore_gfp_wait);
-
-	/* The filter first and the probability last, so that no other task
-	 * ever sees a failure.
-	 */
-	WRITE_ONCE(*fs->task_filter, true);
-	atomic_set(fs->times, 1);
-	atomic_set(fs->space, 0);
-	WRITE_ONCE(*fs->interval, 1);
-	WRITE_ONCE(*fs->verbose, 1);
-	WRITE_ONCE(*fs->ignore_gfp_wait, false);
-	WRITE_ONCE(*fs->probability, 100);
-	return true;
-}
-
-/* Put failslab back as it was; return how many failures it injected. */
-static int afs_test_failslab_disarm(struct afs_test_failslab *fs)
-{
-	int injected = 1 - atomic_read(fs->times);
-
-	WRITE_ONCE(*fs->probability, fs->old_probability);
-	WRITE_ONCE(*fs->ignore_gfp_wait, fs->old_ignore_gfp_wait);
-	WRITE_ONCE(*fs->verbose, fs->old_verbose);
-	WRITE_ONCE(*fs->interval, fs->old_interval);
-	atomic_set(fs->space, fs->old_space);
-	atomic_set(fs->times, fs->old_times);
-	WRITE_ONCE(*fs->task_filter, fs->old_task_filter);
-	return injected;
-}
-
-static void afs_test_make_it_fail(bool fail)
-{
-#ifdef CONFIG_FAULT_INJECTION
-	current->make_it_fail = fail;
-#endif
-}
-
 static int afs_test_permits_init(struct kunit *test)
 {
 	struct afs_test_permits_fixture *f;
 	char desc[32];
 	int i;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
+	if (!f)
+		return -ENOMEM;
+
 	/* The cache is global: start from empty so that counts mean what
 	 * they say.  Nothing else in a KUnit boot uses AFS.
 	 */
 	if (afs_test_nr_hashed() != 0)
 		return -EBUSY;
-
-	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	if (!f)
-		return -ENOMEM;
-	test->priv = f;
 
 	f->cell = kunit_kzalloc(test, sizeof(*f->cell), GFP_KERNEL);
 	f->volume = kunit_kzalloc(test, sizeof(*f->volume), GFP_KERNEL);
@@ -344,11 +250,9 @@ static void afs_permits_contradicted_set_dropped_on_alloc_failure(struct kunit *
 	KUNIT_ASSERT_NOT_NULL(test, shared);
 	KUNIT_ASSERT_PTR_EQ(test, afs_test_permits(f, 1), shared);
 
-	if (!afs_test_failslab_arm(&fs))
+	if (!afs_test_failslab_arm(&fs, 1, 1, 1))
 		kunit_skip(test, "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS");
-	afs_test_make_it_fail(true);
 	afs_cache_permit(vnode, f->keys[1], afs_calc_vnode_cb_break(vnode), &scb);
-	afs_test_make_it_fail(false);
 	injected = afs_test_failslab_disarm(&fs);
 
 	KUNIT_ASSERT_EQ_MSG(test, injected, 1,

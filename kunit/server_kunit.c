@@ -12,6 +12,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -53,10 +54,12 @@ static int afs_server_test_init(struct kunit *test)
 	struct afs_server_fixture *f;
 	int i;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
-	test->priv = f;
 
 	/* No record expires by itself during a case: the manager runs only
 	 * when a case asks, so the counts below are exact.

@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/prandom.h>
 
 #define AFS_TEST_POOL		12
@@ -87,6 +88,7 @@ static int afs_server_list_test_init(struct kunit *test)
 	struct afs_slist_fixture *f;
 	unsigned int i;
 
+	afs_kunit_failslab_case(test);
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;

@@ -7,6 +7,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 
 #define AFS_TEST_NOW	1000000
 
@@ -83,10 +84,12 @@ static int afs_validity_test_init(struct kunit *test)
 {
 	struct afs_validity_fixture *f;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
-	test->priv = f;
 	f->cell = kunit_kzalloc(test, sizeof(*f->cell), GFP_KERNEL);
 	f->volume = kunit_kzalloc(test, sizeof(*f->volume), GFP_KERNEL);
 	f->server = kunit_kzalloc(test, sizeof(*f->server), GFP_KERNEL);

@@ -8,6 +8,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/inet.h>
 #include <linux/ctype.h>
 #include <linux/prandom.h>
@@ -1032,6 +1033,7 @@ static struct kunit_case afs_dns_decode_cases[] = {
 
 static struct kunit_suite afs_dns_decode_suite = {
 	.name = "afs_dns_decode",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_dns_decode_cases,
 };
 
@@ -1072,10 +1074,12 @@ static int afs_dns_merge_init(struct kunit *test)
 	struct afs_dns_merge_fixture *f;
 	struct afs_vlserver_list *vllist;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
-	test->priv = f;
 	f->cell = kunit_kzalloc(test, sizeof(*f->cell), GFP_KERNEL);
 	if (!f->cell)
 		return -ENOMEM;

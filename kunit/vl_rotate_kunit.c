@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/sched/signal.h>
 
 #define AFS_TEST_CALL(err)	{ .error = (err) }
@@ -183,6 +184,7 @@ static struct kunit_case afs_vl_rotate_table_cases[] = {
 
 static struct kunit_suite afs_vl_rotate_suite = {
 	.name = "afs_vl_rotate",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_vl_rotate_table_cases,
 };
 
@@ -211,10 +213,12 @@ static int afs_vl_driver_init(struct kunit *test)
 	struct afs_vl_driver_fixture *f;
 	int i, j;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
-	test->priv = f;
 	f->cell = kunit_kzalloc(test, sizeof(*f->cell), GFP_KERNEL);
 	if (!f->cell)
 		return -ENOMEM;

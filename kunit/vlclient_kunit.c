@@ -10,6 +10,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/inet.h>
 #include <linux/prandom.h>
 #include <linux/sort.h>
@@ -1350,6 +1351,7 @@ static struct kunit_case afs_vl_decode_cases[] = {
 
 static struct kunit_suite afs_vl_decode_suite = {
 	.name = "afs_vl_decode",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_vl_decode_cases,
 };
 

@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include "failslab.h"
 #include <linux/cred.h>
 #include <linux/key.h>
 
@@ -142,6 +143,7 @@ static struct kunit_case afs_write_region_cases[] = {
 
 static struct kunit_suite afs_write_region_suite = {
 	.name = "afs_write_region",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_write_region_cases,
 };
 
@@ -515,6 +517,7 @@ static struct kunit_case afs_write_rule_cases[] = {
 
 static struct kunit_suite afs_write_rules_suite = {
 	.name = "afs_write_rules",
+	.init = afs_kunit_failslab_case,
 	.test_cases = afs_write_rule_cases,
 };
 
@@ -554,7 +557,10 @@ static int afs_write_keys_init(struct kunit *test)
 	char desc[32];
 	unsigned int i;
 
+	afs_kunit_failslab_case(test);
+	/* Set even on failure: 6.1's KUnit keeps ->priv from the last row. */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	test->priv = f;
 	if (!f)
 		return -ENOMEM;
 	spin_lock_init(&f->vnode.wb_lock);
@@ -577,7 +583,6 @@ static int afs_write_keys_init(struct kunit *test)
 		f->wbks[i]->key = key_get(f->keys[i]);
 		list_add_tail(&f->wbks[i]->vnode_link, &f->vnode.wb_keys);
 	}
-	test->priv = f;
 	return 0;
 }
 

@@ -22,6 +22,12 @@ kunit-count.py --check RESULT.json
 kunit-count.py --bench RESULT.json KTAP NAME
     one line per benchmark suite that ran: its figures, the lines its cases
     logged (kunit_info()), from the KTAP the kernel printed
+kunit-count.py --failslab RESULT.json KTAP NAME LEAST
+    the failslab run (kunit/failslab.h): the allocation failures each suite
+    reached, summed from its cases' "failslab: N allocation failures"
+    lines, and the results by status; exits 1 if a case crashed (kunit.py's
+    "ERROR"), a suite logged no such line, no failure was injected at all,
+    or fewer than LEAST results came
 """
 
 import json
@@ -112,7 +118,59 @@ def bench(res, ktap, name):
     return 0
 
 
+FAILSLAB_LINE = re.compile(r"failslab: (\d+) allocation failures")
+
+
+def names_by_suite(group, suite, out):
+    """Every case and row name under each suite, to tell whose a line is."""
+    for sub in group.get("sub_groups", []):
+        s = suite or sub["name"]
+        out.setdefault(s, set()).add(sub["name"])
+        names_by_suite(sub, s, out)
+    for case in group.get("test_cases", []):
+        out.setdefault(suite, set()).add(case["name"])
+    return out
+
+
+def failslab(path, ktap, name, least):
+    with open(path) as f:
+        run = json.load(f)
+    names = names_by_suite(run, "", {})
+    res = walk(run, 0, "", [])
+    injected = {s: None for s in names if s}
+    with open(ktap, errors="replace") as f:
+        for line in f:
+            m = LOG_LINE.match(line)
+            n = m and FAILSLAB_LINE.match(m.group(2).strip())
+            if not n:
+                continue
+            for s in injected:
+                if m.group(1) in names[s]:
+                    injected[s] = (injected[s] or 0) + int(n.group(1))
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    for r in res:
+        counts[r[2]] += 1
+    errors = count_errors(run)
+    total = sum(n or 0 for n in injected.values())
+    print("%s: %d results of at least %d (%d passed, %d failed, %d skipped, "
+          "%d crashed); allocation failures injected: %d: %s" %
+          (name, len(res), least, counts["passed"], counts["failed"],
+           counts["skipped"], errors, total,
+           ", ".join("%s %s" % (s, "none logged" if n is None else n)
+                     for s, n in sorted(injected.items()))))
+    bad = errors or total == 0 or None in injected.values() or \
+        len(res) < least
+    return 1 if bad else 0
+
+
+def count_errors(group):
+    n = sum(1 for c in group.get("test_cases", []) if c["status"] == "ERROR")
+    return n + sum(count_errors(g) for g in group.get("sub_groups", []))
+
+
 def main(argv):
+    if argv[1:2] == ["--failslab"]:
+        return failslab(argv[2], argv[3], argv[4], int(argv[5]))
     if argv[1:2] == ["--check"]:
         return check(results(argv[2]))
     if argv[1:2] == ["--bench"]:

@@ -370,19 +370,15 @@ struct afs_vlserver_list *afs_parse_text_addrs(struct afs_net *net,
 
 	_enter("%*.*s,%c", (int)len, (int)len, text, delim);
 
-	if (!len) {
-		_leave(" = -EDESTADDRREQ [empty]");
+	if (!len)
 		return ERR_PTR(-EDESTADDRREQ);
-	}
 
 	if (delim == ':' && (memchr(text, ',', len) || !memchr(text, '.', len)))
 		delim = ',';
 
 	nr = afs_parse_text_list(text, len, delim, port, NULL);
-	if (nr < 0) {
-		_leave(" = %d [parse]", nr);
+	if (nr < 0)
 		return ERR_PTR(nr);
-	}
 
 	vllist = afs_alloc_vlserver_list(1);
 	if (!vllist)
@@ -436,10 +432,8 @@ struct afs_vlserver_list *afs_dns_query(struct afs_cell *cell,
 
 	ret = dns_query(cell->net->net, "afsdb", cell->name, cell->name_len,
 			"srv=1", &result, _expiry, true);
-	if (ret < 0) {
-		_leave(" = %d [dns]", ret);
+	if (ret < 0)
 		return ERR_PTR(ret);
-	}
 
 	if (*_expiry == 0)
 		*_expiry = ktime_get_real_seconds() + 60;

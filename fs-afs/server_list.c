@@ -4,16 +4,11 @@
  * Copyright (C) 2017 Red Hat, Inc. All Rights Reserved.
  * Written by David Howells (dhowells@redhat.com)
  *
- * A server list is built from a VLDB entry: the servers that hold the
- * volume's type, each once, sorted by UUID.  The sort makes the list
- * canonical, so that a new list can be compared with the old one, and
- * merged with it, in one step-by-step walk.  A list holds an active use of
- * each of its servers.  Once attached, its entries are also on each
- * server's list of volumes (server->volumes, by volume ID, under the cell's
- * vs_lock).
- *
- * Which VLDB entries to take, and the sort with repeats set aside, are
- * pure functions on arrays; the rest looks servers up and moves links.
+ * A server list holds the servers of a VLDB entry that have the volume's
+ * type, each once and with an active use, sorted by UUID, so that a new
+ * list is compared with the old one, and merged with it, in one walk.
+ * Once attached, its entries are also on each server's list of volumes
+ * (server->volumes, by volume ID, under the cell's vs_lock).
  */
 
 #include <linux/kernel.h>
@@ -61,21 +56,15 @@ static unsigned int afs_slist_pick(const struct afs_vldb_entry *vldb,
  * The order of a server list: by UUID, then, for records of different cells
  * sharing a UUID, by address, so that the order is total.
  */
-static int afs_slist_cmp_servers(const struct afs_server *a,
-				 const struct afs_server *b)
+static int afs_slist_cmp(const void *a, const void *b)
 {
-	int diff = memcmp(&a->uuid, &b->uuid, sizeof(a->uuid));
+	const struct afs_server *sa = ((const struct afs_server_entry *)a)->server;
+	const struct afs_server *sb = ((const struct afs_server_entry *)b)->server;
+	int diff = memcmp(&sa->uuid, &sb->uuid, sizeof(sa->uuid));
 
 	if (diff)
 		return diff;
-	return a < b ? -1 : a > b ? 1 : 0;
-}
-
-static int afs_slist_cmp_entries(const void *a, const void *b)
-{
-	const struct afs_server_entry *ea = a, *eb = b;
-
-	return afs_slist_cmp_servers(ea->server, eb->server);
+	return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
 /*
@@ -90,7 +79,7 @@ static unsigned int afs_slist_sort_dedupe(struct afs_server_entry *e, unsigned i
 	if (nr == 0)
 		return 0;
 
-	sort(e, nr, sizeof(*e), afs_slist_cmp_entries, NULL);
+	sort(e, nr, sizeof(*e), afs_slist_cmp, NULL);
 
 	/* e[0, uniq) are distinct and e[uniq, i) repeats. */
 	for (i = 1; i < nr; i++) {
@@ -246,24 +235,18 @@ void afs_attach_volume_to_servers(struct afs_volume *volume, struct afs_server_l
 void afs_reattach_volume_to_servers(struct afs_volume *volume, struct afs_server_list *new,
 				    struct afs_server_list *old)
 {
-	unsigned int n = 0, o = 0;
+	unsigned int n = 0, o = 0, o_nr = old->attached ? old->nr_servers : 0;
 	int diff;
-
-	if (!old->attached) {
-		afs_attach_volume_to_servers(volume, new);
-		return;
-	}
 
 	/* Both lists are sorted: walk them side by side. */
 	spin_lock(&volume->cell->vs_lock);
-	while (n < new->nr_servers || o < old->nr_servers) {
+	while (n < new->nr_servers || o < o_nr) {
 		if (n >= new->nr_servers)
 			diff = 1;
-		else if (o >= old->nr_servers)
+		else if (o >= o_nr)
 			diff = -1;
 		else
-			diff = afs_slist_cmp_servers(new->servers[n].server,
-						     old->servers[o].server);
+			diff = afs_slist_cmp(&new->servers[n], &old->servers[o]);
 
 		if (diff == 0)
 			list_replace_rcu(&old->servers[o++].slink, &new->servers[n++].slink);

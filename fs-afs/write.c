@@ -786,17 +786,12 @@ static noinline int afs_store_from_cache(struct afs_vnode *vnode,
 
 ALLOW_ERROR_INJECTION(afs_store_from_cache, ERRNO);
 
-/* One attempt at a store, with one key: the seam the key rule is tested at. */
-typedef int (*afs_store_fn)(struct afs_vnode *vnode, struct key *key,
-			    loff_t pos, loff_t len, bool laundering);
-
 /**
  * afs_store_with_keys - Store data with the first writer's key that works
  * @vnode: The file
  * @pos: Where the data starts in the file
  * @len: How much there is
  * @laundering: The folio is being laundered, not under writeback
- * @store: How to make one attempt
  *
  * Any key that opened the file for writing may store its data: they are
  * tried in the order they were added, skipping keys that are no longer
@@ -807,13 +802,13 @@ typedef int (*afs_store_fn)(struct afs_vnode *vnode, struct key *key,
  * otherwise, or -ENOKEY if no valid key was left to try.
  */
 static int afs_store_with_keys(struct afs_vnode *vnode, loff_t pos, loff_t len,
-			       bool laundering, afs_store_fn store)
+			       bool laundering)
 {
 	struct afs_wb_key *wbk = NULL;
 	int ret = -ENOKEY;
 
 	while ((wbk = afs_next_wb_key(vnode, wbk))) {
-		ret = store(vnode, wbk->key, pos, len, laundering);
+		ret = afs_store_from_cache(vnode, wbk->key, pos, len, laundering);
 		if (afs_store_fate(ret, false) != AFS_STORE_NEXT_KEY)
 			break;
 	}
@@ -834,8 +829,7 @@ static int afs_store_data(struct afs_vnode *vnode, loff_t pos, loff_t len,
 	       vnode->fid.unique, len, pos);
 
 	trace_afs_store(vnode, pos, len, false, 0);
-	ret = afs_store_with_keys(vnode, pos, len, laundering,
-				  afs_store_from_cache);
+	ret = afs_store_with_keys(vnode, pos, len, laundering);
 	trace_afs_store(vnode, pos, len, true, ret);
 	_leave(" = %d", ret);
 	return ret;

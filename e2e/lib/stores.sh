@@ -11,44 +11,74 @@ own_store_taken_for_change() {
 	dmesg | grep -c 'vnode modified .* FS\.StoreData'
 }
 
-# lose_store_reply <file> <source>: stop the fileserver; in the background,
-# write <source> into <file> (which must exist: a create needs the server)
-# and fsync() it; keep the server stopped until the trace shows a store
-# that ended in a timeout, 60 s at most; let the server go on and wait for
-# the writer.  The caller traces afs_make_fs_call and afs_call_done.
-# Fails if no store timed out (then the calls in flight are printed).
-# Whether <file>'s own store was among them is reported, not required: with
-# the exerciser's writers, it was not always (the soak, 2026-12-07).  The
-# writer's output and exit status (afs-pwrite: 0, or 3 if only its fsync()
-# failed) are left in /tmp/lost-write.out.
+# vm_dirty_save / vm_dirty_restore: the writeback settings a check changes,
+# kept in /tmp/vm-dirty and put back (a limit in bytes, or else its ratio).
+VM=/proc/sys/vm
+vm_dirty_save() {
+	for k in dirty_bytes dirty_background_bytes dirty_ratio \
+		 dirty_background_ratio dirty_expire_centisecs; do
+		echo "$k $(cat $VM/$k)"
+	done > /tmp/vm-dirty
+}
+vm_dirty_restore() {
+	while read -r k v; do
+		case $k in
+		*_bytes) [ "$v" -eq 0 ] || echo "$v" > $VM/$k ;;
+		*_ratio) [ "$(cat $VM/${k%ratio}bytes)" -ne 0 ] || echo "$v" > $VM/$k ;;
+		*) echo "$v" > $VM/$k ;;
+		esac
+	done < /tmp/vm-dirty
+}
+
+# lose_store_reply <file> <source>: write <source> into <file> (which must
+# exist), kept from writeback and the file held open; stop the fileserver
+# and at once, in the background, fsync() <file>, so that its store is on
+# the wire before any call in flight at the stop can time out and have the
+# server taken for down (which would keep every later store off the wire:
+# seed 32 of a CI run, 2026-12-07).  Keep the server stopped until the
+# trace shows that store ended in a timeout, 60 s at most; let the server go
+# on and wait for the writer.  The caller traces afs_make_fs_call and
+# afs_call_done.  Fails if <file>'s store did not time out (then the calls
+# in flight and those on <file> are printed).  The writer's output and
+# exit status (0, or 3 if only its fsync() failed) are left in
+# /tmp/lost-write.out.
 lose_store_reply() {
 	vnode=$(printf '%06x' "$(stat -c %i "$1")")
 	fs=$(pidof fileserver)
+	vm_dirty_save
+	echo 60 > $VM/dirty_ratio
+	echo 50 > $VM/dirty_background_ratio
+	echo 360000 > $VM/dirty_expire_centisecs
+	# Held open: kAFS stores a file when its last writer closes it.
+	exec 7<> "$1"
+	cat "$2" >&7
 	kill -STOP $fs
-	afs-pwrite "$1" 0 "$2" > /tmp/lost-write.out 2>&1 &
+	afs-pwrite "$1" 0 /dev/null > /tmp/lost-write.out 2>&1 &
 	writer=$!
 	waited=0
-	until trace_timed_out | grep -Eq ' FS[.]StoreData(64)?$' || [ $waited -ge 60 ]; do
+	until trace_timed_out $vnode | grep -Eq ' FS[.]StoreData(64)?$' ||
+	      [ $waited -ge 60 ]; do
 		sleep 1
 		waited=$((waited + 1))
 	done
-	trace_timed_out | grep -Eq ' FS[.]StoreData(64)?$'
+	trace_timed_out $vnode | grep -Eq ' FS[.]StoreData(64)?$'
 	lost=$?
 	# What was in flight at the end of the stop, for a run that saw no
-	# store time out.
+	# store of <file> time out.
 	if [ $lost -ne 0 ]; then
 		echo "uptime $(cut -d' ' -f1 /proc/uptime); calls in flight (call, made at, fid, op):"
 		trace_open_calls | head -n 12
 		echo "timed out by operation: $(trace_timed_out | tr '\n' ' ')"
+		echo "calls on $1 (vnode $vnode):"
+		trace_calls_on $vnode | head -n 12
 	fi
 	kill -CONT $fs
-	own=no
-	trace_timed_out $vnode | grep -Eq ' FS[.]StoreData(64)?$' && own=yes
+	exec 7>&-
 	wait $writer
 	echo "exit $?" >> /tmp/lost-write.out
+	vm_dirty_restore
 	echo "the fileserver was stopped for $waited s or more;" \
-	     "a store timed out: $([ $lost -eq 0 ] && echo yes || echo no);" \
-	     "the store of $1 among them: $own"
+	     "the store of $1 timed out: $([ $lost -eq 0 ] && echo yes || echo no)"
 	return $lost
 }
 

@@ -68,3 +68,25 @@ trace_open_calls() {
 		}
 		END { for (c in open) print c, open[c] }' $T/trace
 }
+
+# trace_calls_on <vnode>: the calls traced by afs_make_fs_call on that vnode
+# (hex, as trace_timed_out takes it) and how afs_call_done saw each end.
+trace_calls_on() {
+	awk -v vnode="$1" '
+		/ afs_make_fs_call: / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^c=/)
+					c = $i
+				else if ($i ~ /^[0-9a-f]+:[0-9a-f]+:[0-9a-f]+$/)
+					split($i, fid, ":")
+			if (fid[2] == vnode) {
+				mine[c] = 1
+				print
+			}
+		}
+		/ afs_call_done: / {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^c=/ && $i in mine)
+					print
+		}' $T/trace
+}

@@ -786,17 +786,23 @@ static noinline int afs_store_from_cache(struct afs_vnode *vnode,
 
 ALLOW_ERROR_INJECTION(afs_store_from_cache, ERRNO);
 
-/**
- * afs_store_with_keys - Store data with the first writer's key that works
- * @vnode: The file
- * @pos: Where the data starts in the file
- * @len: How much there is
- * @laundering: The folio is being laundered, not under writeback
- *
- * Any key that opened the file for writing may store its data: they are
- * tried in the order they were added, skipping keys that are no longer
- * valid, and a key the server refuses (afs_store_fate() says
- * %AFS_STORE_NEXT_KEY) gives way to the next.
+/*
+ * The key to try after @wbk's attempt ended with @error: the next valid
+ * writer's key if the server refused @wbk's (afs_store_fate() says
+ * %AFS_STORE_NEXT_KEY), else none.  @wbk's reference is dropped either way.
+ */
+static struct afs_wb_key *afs_store_next_key(struct afs_vnode *vnode,
+					     struct afs_wb_key *wbk, int error)
+{
+	if (afs_store_fate(error, false) == AFS_STORE_NEXT_KEY)
+		return afs_next_wb_key(vnode, wbk);
+	afs_put_wb_key(wbk);
+	return NULL;
+}
+
+/*
+ * Store data with the first writer's key that works: any key that opened the
+ * file for writing may store its data, tried in the order they were added.
  *
  * Return: 0 once a key stored the data; the error of the last attempt
  * otherwise, or -ENOKEY if no valid key was left to try.
@@ -804,15 +810,12 @@ ALLOW_ERROR_INJECTION(afs_store_from_cache, ERRNO);
 static int afs_store_with_keys(struct afs_vnode *vnode, loff_t pos, loff_t len,
 			       bool laundering)
 {
-	struct afs_wb_key *wbk = NULL;
+	struct afs_wb_key *wbk;
 	int ret = -ENOKEY;
 
-	while ((wbk = afs_next_wb_key(vnode, wbk))) {
+	for (wbk = afs_next_wb_key(vnode, NULL); wbk;
+	     wbk = afs_store_next_key(vnode, wbk, ret))
 		ret = afs_store_from_cache(vnode, wbk->key, pos, len, laundering);
-		if (afs_store_fate(ret, false) != AFS_STORE_NEXT_KEY)
-			break;
-	}
-	afs_put_wb_key(wbk);
 	return ret;
 }
 

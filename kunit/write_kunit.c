@@ -572,6 +572,8 @@ static void afs_write_keys_exit(struct kunit *test)
 	struct afs_write_test_keys *f = test->priv;
 	unsigned int i;
 
+	afs_kunit_failslab_end(test);
+
 	if (!f)
 		return;
 	for (i = 0; i < AFS_WRITE_TEST_NR_KEYS; i++) {
@@ -630,14 +632,51 @@ static void afs_write_keys_none(struct kunit *test)
 
 	for (i = 0; i < AFS_WRITE_TEST_NR_KEYS; i++)
 		key_revoke(f->keys[i]);
+	/* Else the store below would be made, on a vnode with no volume. */
+	KUNIT_ASSERT_PTR_EQ(test, afs_next_wb_key(&f->vnode, NULL), NULL);
 	KUNIT_EXPECT_EQ(test, afs_store_with_keys(&f->vnode, 0, 4096, false), -ENOKEY);
 	KUNIT_EXPECT_EQ(test, afs_settle_fate(-ENOKEY, false, 0, 0), AFS_STORE_KEEP);
+}
+
+/*
+ * After each attempt: a refused key gives way to the next valid one (the
+ * errors that do are afs_store_fate()'s, in the afs_write_fate_rule rows),
+ * any other result ends the walk; the key tried is given back either way.
+ */
+static void afs_write_keys_refused_moves_on(struct kunit *test)
+{
+	struct afs_write_test_keys *f = test->priv;
+	struct afs_wb_key *wbk;
+
+	key_revoke(f->keys[1]);
+	wbk = afs_next_wb_key(&f->vnode, NULL);
+	KUNIT_ASSERT_PTR_EQ(test, wbk, f->wbks[0]);
+	wbk = afs_store_next_key(&f->vnode, wbk, -EACCES);
+	KUNIT_ASSERT_PTR_EQ(test, wbk, f->wbks[2]);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->wbks[0]->usage), 1);
+	KUNIT_EXPECT_PTR_EQ(test, afs_store_next_key(&f->vnode, wbk, -EKEYEXPIRED), NULL);
+}
+
+static void afs_write_keys_other_result_stops(struct kunit *test)
+{
+	static const int results[] = { 0, -ETIMEDOUT, -EREMOTEIO, -ENOMEM };
+	struct afs_write_test_keys *f = test->priv;
+	struct afs_wb_key *wbk;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(results); i++) {
+		wbk = afs_next_wb_key(&f->vnode, NULL);
+		KUNIT_ASSERT_PTR_EQ(test, wbk, f->wbks[0]);
+		KUNIT_EXPECT_PTR_EQ(test, afs_store_next_key(&f->vnode, wbk, results[i]), NULL);
+	}
 }
 
 static struct kunit_case afs_write_keys_cases[] = {
 	KUNIT_CASE(afs_write_keys_in_order),
 	KUNIT_CASE(afs_write_keys_revoked_skipped),
 	KUNIT_CASE(afs_write_keys_none),
+	KUNIT_CASE(afs_write_keys_refused_moves_on),
+	KUNIT_CASE(afs_write_keys_other_result_stops),
 	{}
 };
 

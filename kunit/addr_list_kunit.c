@@ -1009,6 +1009,8 @@ static void afs_addr_list_iter_exit(struct kunit *test)
 {
 	struct afs_test_iter_fixture *f = test->priv;
 
+	afs_kunit_failslab_end(test);
+
 	if (!f || !f->alist)
 		return;
 	afs_end_cursor(&f->ac);

@@ -136,6 +136,8 @@ static void afs_test_dir_exit(struct kunit *test)
 {
 	struct afs_test_dir_fixture *f = test->priv;
 
+	afs_kunit_failslab_end(test);
+
 	if (!f)
 		return;
 	dput(f->dentry);

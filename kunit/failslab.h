@@ -154,6 +154,26 @@ static inline void afs_kunit_failslab_res_free(struct kunit_resource *res)
 	kfree(c);
 }
 
+static inline bool afs_kunit_failslab_match(struct kunit *test,
+					    struct kunit_resource *res,
+					    void *match_data)
+{
+	return res->free == afs_kunit_failslab_res_free;
+}
+
+/**
+ * afs_kunit_failslab_end - Stop a case's allocations failing
+ * @test: The case, from its suite's ->exit
+ *
+ * 6.1's KUnit frees a case's resources only after the suite's ->exit has
+ * run, so an ->exit that allocates, to tear down and check what the case
+ * left, calls this first.
+ */
+static inline void afs_kunit_failslab_end(struct kunit *test)
+{
+	kunit_destroy_resource(test, afs_kunit_failslab_match, NULL);
+}
+
 /**
  * afs_kunit_failslab_case - Make a case's allocations fail in the failslab run
  * @test: The case, from its suite's ->init

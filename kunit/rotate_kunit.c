@@ -636,6 +636,8 @@ static void afs_rotate_driver_exit(struct kunit *test)
 	struct afs_test_rotate_fixture *f = test->priv;
 	int i;
 
+	afs_kunit_failslab_end(test);
+
 	if (!f || !f->op)
 		return;
 	/* What afs_put_operation() does with the rotation's leftovers. */

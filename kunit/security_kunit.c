@@ -13,7 +13,6 @@
 #include <linux/prandom.h>
 #include <linux/cred.h>
 #include <linux/key.h>
-#include "failslab.h"
 
 #define AFS_TEST_NR_KEYS	64
 #define AFS_TEST_NR_VNODES	8
@@ -124,6 +123,8 @@ static void afs_test_permits_exit(struct kunit *test)
 {
 	struct afs_test_permits_fixture *f = test->priv;
 	unsigned int i;
+
+	afs_kunit_failslab_end(test);
 
 	if (!f)
 		return;

@@ -1109,6 +1109,8 @@ static void afs_dns_merge_exit(struct kunit *test)
 {
 	struct afs_dns_merge_fixture *f = test->priv;
 
+	afs_kunit_failslab_end(test);
+
 	if (!f)
 		return;
 	if (!IS_ERR_OR_NULL(f->result))

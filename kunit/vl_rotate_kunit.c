@@ -266,6 +266,8 @@ static void afs_vl_driver_exit(struct kunit *test)
 	struct afs_vlserver_list *vllist;
 	int i;
 
+	afs_kunit_failslab_end(test);
+
 	if (!f || !f->cell)
 		return;
 	vllist = rcu_access_pointer(f->cell->vl_servers);

@@ -19,6 +19,7 @@
 
 #define AFS_TEST_PURGE_TIMEOUT	(5 * HZ)
 #define AFS_TEST_RACE_ROUNDS	100
+#define AFS_TEST_CELL_REF	100	/* A fake cell's references but the records' */
 
 struct afs_server_fixture {
 	struct afs_net		*net;
@@ -71,14 +72,15 @@ static int afs_server_test_init(struct kunit *test)
 	if (!f->net)
 		return -ENOMEM;
 	/* The cells are freed with the namespace, after the records that
-	 * hold them; the case holds one reference on each.
+	 * hold them.  They start with many references, so that a count that
+	 * goes wrong fails a check rather than destroying a cell.
 	 */
 	for (i = 0; i < ARRAY_SIZE(f->cells); i++) {
 		f->cells[i] = kzalloc(sizeof(*f->cells[i]), GFP_KERNEL);
 		if (!f->cells[i])
 			return -ENOMEM;
 		f->cells[i]->net = f->net;
-		refcount_set(&f->cells[i]->ref, 1);
+		refcount_set(&f->cells[i]->ref, AFS_TEST_CELL_REF);
 	}
 	return 0;
 }
@@ -139,6 +141,8 @@ static void afs_server_test_exit(struct kunit *test)
 {
 	struct afs_server_fixture *f = test->priv;
 	int i;
+
+	afs_kunit_failslab_end(test);
 
 	if (!f)
 		return;
@@ -499,31 +503,31 @@ static void afs_server_lookup_records_hold_their_cell(struct kunit *test)
 	c = afs_test_install(test, f->cells[1], 5);
 	cand = afs_test_alloc_server(f->cells[0], 5);
 	KUNIT_ASSERT_NOT_NULL(test, cand);
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1 + 3);
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[1]->ref), 1 + 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), AFS_TEST_CELL_REF + 3);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[1]->ref), AFS_TEST_CELL_REF + 1);
 
 	/* The candidate loses to a, and is freed at once. */
 	server = afs_install_server(f->cells[0], cand);
 	KUNIT_EXPECT_PTR_EQ(test, server, a);
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1 + 2);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), AFS_TEST_CELL_REF + 2);
 
 	afs_unuse_server(f->net, server, afs_server_trace_put_slist);
 	afs_unuse_server(f->net, a, afs_server_trace_put_slist);
 	afs_unuse_server(f->net, b, afs_server_trace_put_slist);
 	afs_unuse_server(f->net, c, afs_server_trace_put_slist);
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1 + 2);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), AFS_TEST_CELL_REF + 2);
 
 	/* Collected, the records give their references back as RCU frees
 	 * them.
 	 */
 	if (!afs_test_purge(f)) {
-		KUNIT_FAIL(test, "the purge did not finish");
+		KUNIT_FAIL(test, "the purge did not start or did not finish");
 		f->net = NULL;	/* Leaked on purpose: see the exit */
 		return;
 	}
 	rcu_barrier();
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), 1);
-	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[1]->ref), 1);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[0]->ref), AFS_TEST_CELL_REF);
+	KUNIT_EXPECT_EQ(test, refcount_read(&f->cells[1]->ref), AFS_TEST_CELL_REF);
 }
 
 static struct kunit_case afs_server_lookup_cases[] = {

@@ -42,6 +42,12 @@ vm_dirty_restore() {
 # in flight and those on <file> are printed).  The writer's output and
 # exit status (0, or 3 if only its fsync() failed) are left in
 # /tmp/lost-write.out.
+#
+# The raised limits hold the other writers' data too until they sync or
+# the server goes on.  With the caller's small limits put back as soon as
+# the store was made, 3 of 5 seeds of the soak's stopped mode printed
+# "vnode modified ... FS.StoreData64" (2026-12-07): a suspected gap in the
+# count of stores in doubt, not diagnosed yet.
 lose_store_reply() {
 	vnode=$(printf '%06x' "$(stat -c %i "$1")")
 	fs=$(pidof fileserver)
@@ -53,7 +59,7 @@ lose_store_reply() {
 	exec 7<> "$1"
 	cat "$2" >&7
 	kill -STOP $fs
-	afs-pwrite "$1" 0 /dev/null > /tmp/lost-write.out 2>&1 &
+	afs-pwrite "$1" 0 /dev/null 7>&- > /tmp/lost-write.out 2>&1 &
 	writer=$!
 	waited=0
 	until trace_timed_out $vnode | grep -Eq ' FS[.]StoreData(64)?$' ||

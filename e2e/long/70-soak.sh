@@ -20,6 +20,12 @@ soak_ops=$(arg e2e.soak_ops)
 : "${soak_ops:=10000}"
 soak_modes=$(arg e2e.soak_modes)
 : "${soak_modes:=single,multi,shared,stopped}"
+for mode in $(echo "$soak_modes" | tr , ' '); do
+	case $mode in
+	single|multi|shared|stopped) ;;
+	*) check "soak: e2e.soak_modes=$soak_modes names modes that exist" false ;;
+	esac
+done
 soak_timeout=$CHECK_TIMEOUT
 soak_taken=0
 CHECK_TIMEOUT=3600
@@ -94,6 +100,7 @@ echo 0 > /proc/sys/vm/dirty_bytes
 echo 0 > /proc/sys/vm/dirty_background_bytes
 echo 20 > /proc/sys/vm/dirty_ratio
 echo 10 > /proc/sys/vm/dirty_background_ratio
+echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 CHECK_TIMEOUT=$soak_timeout
 soak_own_stores_kept() {
 	echo "own stores taken for another's change: $soak_taken"

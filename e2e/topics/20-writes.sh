@@ -41,6 +41,7 @@ writes_default_dirty() {
 	echo 0 > /proc/sys/vm/dirty_background_bytes
 	echo 20 > /proc/sys/vm/dirty_ratio
 	echo 10 > /proc/sys/vm/dirty_background_ratio
+	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 }
 
 for i in 1 2 3 4 5; do

@@ -39,7 +39,7 @@ found=0
 for check in "${checks[@]}"; do
 	label=${check%%|*}
 	pattern=${check#*|}
-	hits=$(grep -aE -- "$pattern" "$log" | head -n 5)
+	hits=$(grep -aE -- "$pattern" "$log" | tr -d '\r' | head -n 5)
 	[ -n "$hits" ] || continue
 	found=1
 	while IFS= read -r hit; do

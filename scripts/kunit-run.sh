@@ -145,8 +145,12 @@ line=$(python3 "$repo/scripts/kunit-count.py" "$json" "kunit-$run")
 echo "$line" > "$summary"
 python3 "$repo/scripts/kunit-count.py" --bench "$json" "$tap" "kunit-$run" \
 	> "$results/kunit-$run.bench"
-"$repo/scripts/check-console.sh" "$log" ||
-	fail "the kernel reported problems ($line); see $log"
+# One report goes into the summary line, which the end of make test's
+# output repeats for a run that failed.
+if ! problems=$("$repo/scripts/check-console.sh" "$log"); then
+	echo "$problems"
+	fail "the kernel reported problems, among them ${problems%%$'\n'*} ($line); see $log"
+fi
 [ "$parse_rc" -eq 0 ] || fail "a suite failed, crashed or timed out ($line); see $log"
 python3 "$repo/scripts/kunit-count.py" --check "$json" ||
 	fail "failed or ran nothing ($line)"

@@ -686,46 +686,42 @@ static void afs_store_rewind(struct afs_operation *op)
 			op->store.pos, op->store.size);
 }
 
-/*
- * A store attempt that failed may have been applied all the same: an OpenAFS
- * fileserver writes the part of a StoreData it received before the call
- * failed, and moves the file's data version for it.  Count it, so that
- * afs_apply_status() takes that move for the file's own and does not drop
- * the file's cache as changed by another client; but not once the callback
- * was broken during the operation, as another client's change would break
- * it, and that move could be theirs.
+/**
+ * afs_store_in_doubt - Count a failed store the server may have applied
+ * @op: An operation that stores to its first vnode: data, or a size change
+ *
+ * Called before each attempt of @op and when @op fails, to count the attempt
+ * before, if one was made.  A store attempt that failed may have been applied
+ * all the same: an OpenAFS fileserver writes the part of a StoreData it
+ * received before the call failed, and moves the file's data version for
+ * it; a size change is a StoreData of no data and moves it the same way.
+ * Count it, so that afs_apply_status() takes that move for the file's own
+ * and does not drop the file's cache as changed by another client; but not
+ * once the callback was broken during the operation, as another client's
+ * change would break it, and that move could be theirs.
+ *
+ * The rotation counts a pass for each call it issues, and the pass that
+ * gives up too, so a call was made before if the count is past 1 (a pass
+ * that could make no call is counted too, which only widens the doubt).
+ *
+ * Context: Process context; takes the vnode's cb_lock.
  */
-static void afs_store_in_doubt(struct afs_operation *op)
+void afs_store_in_doubt(struct afs_operation *op)
 {
 	struct afs_vnode *vnode = op->file[0].vnode;
 
+	if (op->nr_iterations <= 1 || !op->file[0].dv_delta)
+		return;
 	write_seqlock(&vnode->cb_lock);
 	if (!afs_cb_is_broken(op->file[0].cb_break_before, vnode))
 		vnode->stores_in_doubt++;
 	write_sequnlock(&vnode->cb_lock);
 }
 
-/*
- * The rotation counts a pass for each call it issues, so an attempt after
- * the operation's first follows one that failed (a pass that could make no
- * call is counted too, which only widens the doubt).
- */
 static void afs_store_attempt(struct afs_operation *op)
 {
-	if (op->nr_iterations > 1)
-		afs_store_in_doubt(op);
+	afs_store_in_doubt(op);
 	afs_store_rewind(op);
-}
-
-/*
- * The operation failed: its last attempt, if one was issued, is in doubt.
- * The pass that gave up counted too, so one call or more was issued if the
- * count is past 1.
- */
-static void afs_store_data_failed(struct afs_operation *op)
-{
-	if (op->nr_iterations > 1)
-		afs_store_in_doubt(op);
 }
 
 static void afs_issue_store_afs(struct afs_operation *op)
@@ -748,7 +744,7 @@ static const struct afs_operation_ops afs_store_data_operation = {
 	 * needs to drop its data.
 	 */
 	.aborted	= afs_check_for_remote_deletion,
-	.failed		= afs_store_data_failed,
+	.failed		= afs_store_in_doubt,
 };
 
 /*

@@ -43,11 +43,9 @@ vm_dirty_restore() {
 # exit status (0, or 3 if only its fsync() failed) are left in
 # /tmp/lost-write.out.
 #
-# The raised limits hold the other writers' data too until they sync or
-# the server goes on.  With the caller's small limits put back as soon as
-# the store was made, 3 of 5 seeds of the soak's stopped mode printed
-# "vnode modified ... FS.StoreData64" (2026-12-07): a suspected gap in the
-# count of stores in doubt, not diagnosed yet.
+# The caller's limits are put back once the store is on the wire (10 s at
+# most), so that the other writers' data is written back as the caller set
+# it during the stop too.
 lose_store_reply() {
 	vnode=$(printf '%06x' "$(stat -c %i "$1")")
 	fs=$(pidof fileserver)
@@ -62,6 +60,12 @@ lose_store_reply() {
 	afs-pwrite "$1" 0 /dev/null 7>&- > /tmp/lost-write.out 2>&1 &
 	writer=$!
 	waited=0
+	until trace_calls_on $vnode | grep -q 'FS[.]StoreData' ||
+	      [ $waited -ge 10 ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	vm_dirty_restore
 	until trace_timed_out $vnode | grep -Eq ' FS[.]StoreData(64)?$' ||
 	      [ $waited -ge 60 ]; do
 		sleep 1

@@ -594,6 +594,21 @@ static int afs_vl_gather(struct afs_call *call,
 }
 
 /*
+ * Make a call to the server and address the cursor chose, and wait for it.
+ * The call's error, abort code and whether the server answered are left in
+ * the cursor for rotation to judge.  Returns the reply (the call's ret0) or
+ * a negative error.
+ */
+static long afs_vl_call(struct afs_vl_cursor *vc, struct afs_call *call)
+{
+	call->key = vc->key;
+	call->max_lifespan = AFS_VL_MAX_LIFESPAN;
+	trace_afs_make_vl_call(call);
+	afs_make_call(&vc->ac, call, GFP_KERNEL);
+	return afs_wait_for_call_to_complete(call, &vc->ac);
+}
+
+/*
  * Deliver reply data to a VL.GetEntryByNameU call.
  */
 static int afs_deliver_vl_get_entry_by_name_u(struct afs_call *call)
@@ -645,7 +660,6 @@ struct afs_vldb_entry *afs_vl_get_entry_by_name_u(struct afs_vl_cursor *vc,
 {
 	struct afs_vldb_entry *entry;
 	struct afs_call *call;
-	struct afs_net *net = vc->cell->net;
 	size_t reqsz, padsz;
 	__be32 *bp;
 
@@ -658,16 +672,14 @@ struct afs_vldb_entry *afs_vl_get_entry_by_name_u(struct afs_vl_cursor *vc,
 	if (!entry)
 		return ERR_PTR(-ENOMEM);
 
-	call = afs_alloc_flat_call(net, &afs_vl_get_entry_by_name_u_type, reqsz,
-				   AFS_UVLDB_SIZE);
+	call = afs_alloc_flat_call(vc->cell->net, &afs_vl_get_entry_by_name_u_type,
+				   reqsz, AFS_UVLDB_SIZE);
 	if (!call) {
 		kfree(entry);
 		return ERR_PTR(-ENOMEM);
 	}
 
-	call->key = vc->key;
 	call->ret_vldb = entry;
-	call->max_lifespan = AFS_VL_MAX_LIFESPAN;
 
 	/* Marshall the parameters */
 	bp = call->request;
@@ -677,9 +689,7 @@ struct afs_vldb_entry *afs_vl_get_entry_by_name_u(struct afs_vl_cursor *vc,
 	if (padsz > 0)
 		memset((void *)bp + volnamesz, 0, padsz);
 
-	trace_afs_make_vl_call(call);
-	afs_make_call(&vc->ac, call, GFP_KERNEL);
-	return (struct afs_vldb_entry *)afs_wait_for_call_to_complete(call, &vc->ac);
+	return (struct afs_vldb_entry *)afs_vl_call(vc, call);
 }
 
 /*
@@ -759,20 +769,16 @@ struct afs_addr_list *afs_vl_get_addrs_u(struct afs_vl_cursor *vc,
 {
 	const struct afs_uuid *u = (const struct afs_uuid *)uuid;
 	struct afs_call *call;
-	struct afs_net *net = vc->cell->net;
 	__be32 *bp;
 	int i;
 
 	_enter("");
 
-	call = afs_alloc_flat_call(net, &afs_vl_get_addrs_u_type, AFS_VL_ADDRS_U_REQ_SIZE,
+	call = afs_alloc_flat_call(vc->cell->net, &afs_vl_get_addrs_u_type,
+				   AFS_VL_ADDRS_U_REQ_SIZE,
 				   AFS_VL_ADDRS_U_HDR + AFS_VL_MAX_ADDRS * 4);
 	if (!call)
 		return ERR_PTR(-ENOMEM);
-
-	call->key = vc->key;
-	call->ret_alist = NULL;
-	call->max_lifespan = AFS_VL_MAX_LIFESPAN;
 
 	/* Marshall the parameters */
 	bp = call->request;
@@ -789,9 +795,7 @@ struct afs_addr_list *afs_vl_get_addrs_u(struct afs_vl_cursor *vc,
 	for (i = 0; i < 6; i++)
 		*bp++ = htonl((u8)u->node[i]);
 
-	trace_afs_make_vl_call(call);
-	afs_make_call(&vc->ac, call, GFP_KERNEL);
-	return (struct afs_addr_list *)afs_wait_for_call_to_complete(call, &vc->ac);
+	return (struct afs_addr_list *)afs_vl_call(vc, call);
 }
 
 /*
@@ -941,20 +945,15 @@ struct afs_addr_list *afs_yfsvl_get_endpoints(struct afs_vl_cursor *vc,
 					      const uuid_t *uuid)
 {
 	struct afs_call *call;
-	struct afs_net *net = vc->cell->net;
 	__be32 *bp;
 
 	_enter("");
 
-	call = afs_alloc_flat_call(net, &afs_yfsvl_get_endpoints_type,
+	call = afs_alloc_flat_call(vc->cell->net, &afs_yfsvl_get_endpoints_type,
 				   sizeof(__be32) * 2 + sizeof(*uuid),
 				   AFS_YFS_ENDPOINTS_MAX);
 	if (!call)
 		return ERR_PTR(-ENOMEM);
-
-	call->key = vc->key;
-	call->ret_alist = NULL;
-	call->max_lifespan = AFS_VL_MAX_LIFESPAN;
 
 	/* Marshall the parameters */
 	bp = call->request;
@@ -962,9 +961,7 @@ struct afs_addr_list *afs_yfsvl_get_endpoints(struct afs_vl_cursor *vc,
 	*bp++ = htonl(YFS_SERVER_UUID);
 	memcpy(bp, uuid, sizeof(*uuid)); /* Type opr_uuid */
 
-	trace_afs_make_vl_call(call);
-	afs_make_call(&vc->ac, call, GFP_KERNEL);
-	return (struct afs_addr_list *)afs_wait_for_call_to_complete(call, &vc->ac);
+	return (struct afs_addr_list *)afs_vl_call(vc, call);
 }
 
 /*
@@ -1022,28 +1019,20 @@ static const struct afs_call_type afs_yfsvl_get_cell_name_type = {
 char *afs_yfsvl_get_cell_name(struct afs_vl_cursor *vc)
 {
 	struct afs_call *call;
-	struct afs_net *net = vc->cell->net;
 	__be32 *bp;
 
 	_enter("");
 
-	call = afs_alloc_flat_call(net, &afs_yfsvl_get_cell_name_type, 1 * 4,
-				   4 + YFS_VL_MAXCELLNAME);
+	call = afs_alloc_flat_call(vc->cell->net, &afs_yfsvl_get_cell_name_type,
+				   1 * 4, 4 + YFS_VL_MAXCELLNAME);
 	if (!call)
 		return ERR_PTR(-ENOMEM);
-
-	call->key = vc->key;
-	call->ret_str = NULL;
-	call->max_lifespan = AFS_VL_MAX_LIFESPAN;
 
 	/* marshall the parameters */
 	bp = call->request;
 	*bp++ = htonl(YVLGETCELLNAME);
 
-	/* Can't take a ref on server */
-	trace_afs_make_vl_call(call);
-	afs_make_call(&vc->ac, call, GFP_KERNEL);
-	return (char *)afs_wait_for_call_to_complete(call, &vc->ac);
+	return (char *)afs_vl_call(vc, call);
 }
 
 #if IS_ENABLED(CONFIG_AFS_KUNIT_TEST)

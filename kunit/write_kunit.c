@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* KUnit suites for the write path's rules: the dirty region of a folio, how
  * writes and stores join it, how invalidation trims it, what a failed store
- * does to its data, and which key stores it.
+ * does to its data, which failed attempts are counted in doubt, and which
+ * key stores it.
  *
  * Included by write.c.  Folios are real allocations; the file is a bare vnode
  * record with its key list; the keys are real keyrings.
@@ -504,6 +505,65 @@ static void afs_write_eof_rule(struct kunit *test)
 	}
 }
 
+/*
+ * afs_store_in_doubt: which failed attempts of a store or a size change a
+ * file counts as perhaps applied.  The attempt before is counted once one
+ * was made (the rotation's second pass on), if the operation moves the data
+ * version, and only while the callback is unbroken since it began.
+ */
+struct afs_write_test_doubt {
+	const char	*name;
+	unsigned int	nr_iterations;
+	unsigned int	dv_delta;
+	bool		broken;
+	unsigned int	counted;
+};
+
+static const struct afs_write_test_doubt afs_write_test_doubts[] = {
+	{ "first attempt: none before",		1, 1, false, 0 },
+	{ "second attempt: counted",		2, 1, false, 1 },
+	{ "fifth attempt: counted",		5, 1, false, 1 },
+	{ "attributes only: not counted",	2, 0, false, 0 },
+	{ "callback broken: not counted",	2, 1, true,  0 },
+};
+
+static void afs_write_test_doubt_desc(const struct afs_write_test_doubt *t, char *desc)
+{
+	strscpy(desc, t->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(afs_write_test_doubt, afs_write_test_doubts, afs_write_test_doubt_desc);
+
+static void afs_write_in_doubt_rule(struct kunit *test)
+{
+	const struct afs_write_test_doubt *t = test->param_value;
+	struct afs_operation *op;
+	struct afs_volume *volume;
+	struct afs_vnode *vnode;
+
+	op = kunit_kzalloc(test, sizeof(*op), GFP_KERNEL);
+	volume = kunit_kzalloc(test, sizeof(*volume), GFP_KERNEL);
+	vnode = kunit_kzalloc(test, sizeof(*vnode), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, op);
+	KUNIT_ASSERT_NOT_NULL(test, volume);
+	KUNIT_ASSERT_NOT_NULL(test, vnode);
+
+	seqlock_init(&vnode->cb_lock);
+	vnode->volume = volume;
+	vnode->cb_break = 3;
+	vnode->cb_v_break = 4;
+	volume->cb_v_break = 4;
+	vnode->stores_in_doubt = 2;
+	op->nr_iterations = t->nr_iterations;
+	op->file[0].vnode = vnode;
+	op->file[0].dv_delta = t->dv_delta;
+	/* What the operation noted as it began: 3 + 4, or one break before. */
+	op->file[0].cb_break_before = t->broken ? 6 : 7;
+
+	afs_store_in_doubt(op);
+	KUNIT_EXPECT_EQ(test, vnode->stores_in_doubt, 2 + t->counted);
+}
+
 static struct kunit_case afs_write_rule_cases[] = {
 	KUNIT_CASE_PARAM(afs_write_join_rule, afs_write_test_join_gen_params),
 	KUNIT_CASE_PARAM(afs_write_continues_rule, afs_write_test_run_gen_params),
@@ -511,6 +571,7 @@ static struct kunit_case afs_write_rule_cases[] = {
 	KUNIT_CASE_PARAM(afs_write_fate_rule, afs_write_test_fate_gen_params),
 	KUNIT_CASE_PARAM(afs_write_fault_rule, afs_write_test_fault_gen_params),
 	KUNIT_CASE_PARAM(afs_write_eof_rule, afs_write_test_eof_gen_params),
+	KUNIT_CASE_PARAM(afs_write_in_doubt_rule, afs_write_test_doubt_gen_params),
 	{}
 };
 

@@ -123,8 +123,7 @@ FAILSLAB_LINE = re.compile(r"failslab: (\d+) allocation failures")
 # Suites whose cases allocate nothing from the slab (tables of pure
 # functions; folios come from the page allocator): they may reach no
 # failure.  Benchmarks may not either.  Every other suite must.
-FAILSLAB_PURE = {"afs_cb_decode", "afs_vl_rotate", "afs_write_region",
-                 "afs_write_rules"}
+FAILSLAB_PURE = {"afs_cb_decode", "afs_vl_rotate", "afs_write_region"}
 TIMED_OUT = re.compile(r"# \S+: (try timed out|test case timed out)")
 
 

@@ -24,6 +24,12 @@ afs_bins=(/usr/sbin/bosserver /usr/bin/bos /usr/bin/vos /usr/bin/pts
 	  /usr/lib/openafs/ptserver /usr/lib/openafs/vlserver
 	  /usr/lib/openafs/fileserver /usr/lib/openafs/volserver
 	  /usr/lib/openafs/salvager /sbin/request-key /bin/keyctl)
+# The tokens topic's realm and tools, and what the KDC loads with dlopen():
+# its database module and libverto's event loop.
+libdir=/usr/lib/x86_64-linux-gnu
+krb_bins=(/usr/sbin/krb5kdc /usr/sbin/kdb5_util /usr/sbin/kadmin.local
+	  /usr/bin/kinit /usr/bin/klist /usr/sbin/asetkey /usr/bin/aklog-kafs
+	  $libdir/krb5/plugins/kdb/db2.so $libdir/libverto-libev.so.1)
 
 # fstests' fsstress, when its source is at hand, for the loaded-server check.
 fsstress=$("$repo/scripts/build-fsstress.sh")
@@ -48,9 +54,13 @@ done
 
 # The binaries and every library they load, at the paths they have on a
 # machine where the packages are installed.
-for bin in "${afs_bins[@]}"; do
-	cp "$debroot$bin" "$root$bin"
-	LD_LIBRARY_PATH=$libpath ldd "$debroot$bin" | grep -o '/[^ ]*' |
+for bin in "${afs_bins[@]}" "${krb_bins[@]}"; do
+	# A library this machine already has is not unpacked (guest-debs.sh).
+	src=$debroot$bin
+	[ -e "$src" ] || src=$bin
+	mkdir -p "$(dirname "$root$bin")"
+	cp -L "$src" "$root$bin"
+	LD_LIBRARY_PATH=$libpath ldd "$src" | grep -o '/[^ ]*' |
 	while read -r lib; do
 		dest=$root${lib#"$debroot"}
 		[ -e "$dest" ] && continue

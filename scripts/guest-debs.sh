@@ -19,8 +19,10 @@ build=${AFS_BUILD_DIR:-$repo/build}
 debs=$build/debs
 root=$build/guest-root
 
-# keyutils: /sbin/request-key, for the dns_resolver upcall.
-want=(openafs-fileserver openafs-dbserver openafs-client keyutils)
+# keyutils: /sbin/request-key, for the dns_resolver upcall.  The KDC, the
+# Kerberos tools, asetkey and aklog-kafs: the tokens topic's realm.
+want=(openafs-fileserver openafs-dbserver openafs-client keyutils
+      krb5-kdc krb5-admin-server krb5-user openafs-krb5 kafs-client)
 
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q '^install ok installed'
@@ -37,14 +39,16 @@ done
 # this machine does not have.
 mapfile -t closure < <(apt-cache depends --recurse --no-recommends \
 	--no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
-	"${want[@]}" 2>/dev/null | grep -E '^(openafs-|keyutils$|lib)' | sort -u)
+	"${want[@]}" 2>/dev/null |
+	grep -E '^(openafs-|keyutils$|krb5-(kdc|admin-server|user)$|kafs-client$|lib)' |
+	sort -u)
 [ ${#closure[@]} -ge ${#want[@]} ] ||
 	{ echo "guest-debs: apt knows no openafs packages; run apt-get update" >&2; exit 1; }
 pkgs=()
 for p in "${closure[@]}"; do
 	case $p in
-	openafs-*|keyutils)	pkgs+=("$p") ;;
-	*)		installed "$p" || pkgs+=("$p") ;;
+	lib*)		installed "$p" || pkgs+=("$p") ;;
+	*)		pkgs+=("$p") ;;
 	esac
 done
 

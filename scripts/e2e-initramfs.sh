@@ -60,7 +60,12 @@ for bin in "${afs_bins[@]}" "${krb_bins[@]}"; do
 	[ -e "$src" ] || src=$bin
 	mkdir -p "$(dirname "$root$bin")"
 	cp -L "$src" "$root$bin"
-	LD_LIBRARY_PATH=$libpath ldd "$src" | grep -o '/[^ ]*' |
+	libs=$(LD_LIBRARY_PATH=$libpath ldd "$src")
+	if grep "not found" <<< "$libs" >&2; then
+		echo "e2e: $bin: a library above is in no package unpacked" >&2
+		exit 1
+	fi
+	grep -o '/[^ ]*' <<< "$libs" |
 	while read -r lib; do
 		dest=$root${lib#"$debroot"}
 		[ -e "$dest" ] && continue

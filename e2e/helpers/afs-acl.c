@@ -40,7 +40,7 @@ static int rights(const char *letters)
 
 int main(int argc, char **argv)
 {
-	char acl[4096];
+	char acl[1024];		/* AFSOPAQUEMAX: the most a fileserver takes */
 	int i, len, n;
 
 	if (argc < 2 || argc % 2 != 0) {
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 		int r = rights(argv[i + 1]);
 
 		if (r < 0) {
-			fprintf(stderr, "afs-acl: rights are letters of rwidlka\n");
+			fprintf(stderr, "afs-acl: rights are letters of rwildka\n");
 			return 2;
 		}
 		len += snprintf(acl + len, sizeof(acl) - len, "%s\t%d\n", argv[i], r);

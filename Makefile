@@ -78,17 +78,18 @@ test-x86_64: deps
 	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64 x86_64 kconfig/boot.config
 
 test-arm64: deps
-	AFS_SKIP_DEPS=1 scripts/kunit-run.sh arm64 arm64
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh arm64 arm64 kconfig/trim.config
 
 # 32-bit and big-endian in one kernel: word size and byte order.
 test-sparc: deps
-	AFS_SKIP_DEPS=1 scripts/kunit-run.sh sparc sparc
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh sparc sparc kconfig/trim.config
 
 # The suites under KASAN, UBSAN, lockdep, PROVE_RCU, object and list
 # debugging: any report on the console fails the run.
 test-debug: test-x86_64-debug
 test-x86_64-debug: deps
-	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config
+	AFS_SKIP_DEPS=1 scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config \
+		kconfig/trim.config
 
 # The same debug kernel again, with every 7th slab allocation of each case's
 # task failing (kunit/failslab.h): no crash, report or hang, and every suite
@@ -97,7 +98,8 @@ test-x86_64-debug: deps
 AFS_KUNIT_FAILSLAB ?= 7
 test-x86_64-debug-failslab: deps
 	AFS_SKIP_DEPS=1 AFS_KUNIT_FAILSLAB=$(AFS_KUNIT_FAILSLAB) \
-		scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config
+		scripts/kunit-run.sh x86_64-debug x86_64 kconfig/debug.config \
+		kconfig/trim.config
 
 test-e2e: deps
 	AFS_SKIP_DEPS=1 scripts/e2e-run.sh

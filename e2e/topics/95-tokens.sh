@@ -101,6 +101,32 @@ tok_revoke() {
 	as_user bob "ls $TOK/pub" | grep -qx bob
 }
 
+# tok_kept: a write of alice's not yet stored when her list stops letting
+# her write (she keeps r, l, d, k and a; without w or i the fileserver
+# refuses even the file's owner).  The store is refused for the only key
+# that may make it, hers: fsync (busybox "sync FILE", read-only) reports
+# EACCES and the data stays dirty; once the list lets her write again,
+# fsync stores it.  The file is open until then, as a close would store.
+# A new superblock reads what the fileserver holds.
+tok_kept() {
+	acl="system:administrators rlidwka system:anyuser rl bob rliw"
+	f=$TOK/pub/kept
+	as_user alice "echo first > $f" || return 1
+	as_user alice "exec 3>> $f && echo second >&3 &&
+		afs-acl $TOK/pub $acl alice rldka &&
+		{ sync $f && echo 'fsync: 0 under rldka'; true; } &&
+		afs-acl $TOK/pub $acl alice rlidwka &&
+		sync $f && echo 'fsync: 0 under rlidwka'" > /tmp/tok.out 2>&1
+	rc=$?
+	echo "as alice: exit $rc"
+	cat /tmp/tok.out
+	[ $rc -eq 0 ] && grep -q "^sync: .*Permission denied" /tmp/tok.out &&
+		! grep -q "under rldka" /tmp/tok.out &&
+		grep -q "under rlidwka" /tmp/tok.out || return 1
+	umount $TOK && afs-mount %$CELL:tokens $TOK || return 1
+	printf 'first\nsecond\n' | cmp - $f
+}
+
 check "tokens: a KDC for $REALM, the servers keyed from it, users alice and bob" tok_setup
 check "tokens: without a token, system:anyuser rl reads" grep -qx hello $TOK/pub/readme
 check "tokens: without a token, a create is refused (EACCES)" tok_refused - "echo x > $TOK/pub/anon"
@@ -115,3 +141,5 @@ check "tokens: alice writes and bob is refused and reads, 30 times in turn" tok_
 check "tokens: alice lets bob insert into pub: bob's create succeeds at once, as bob" tok_grant
 check "tokens: alice's directory priv, which bob may list and root may not" tok_priv
 check "tokens: alice takes bob off priv's list: bob's listing is refused at once" tok_revoke
+check "tokens: a store refused for alice's only key: fsync says EACCES, the data is kept and stored later" \
+	tok_kept
